@@ -1,0 +1,631 @@
+"""A python-oracledb-shaped connection and cursor over SQLite, speaking Oracle SQL.
+
+Each schema is one SQLite file under ``<WORKSHOP_HOME>/lite``; the connecting
+user's schema is ``main`` and the others (SUPPLYCHAIN, ...) are attached under
+their names, so ``SUPPLYCHAIN.VESSELS`` works as written. Statements are
+checked for non-Oracle syntax (guard.py), translated once per text
+(translate.py, cached), and run by SQLite. Whole-table work that would be a
+per-row Python loop — distances to a constant query vector, Oracle Text
+scores — is done once per execution with numpy and the inverted text index,
+and looked up per row by rowid.
+
+Transactions follow Oracle: DML opens a transaction that ``commit()`` ends;
+DDL commits implicitly (except inside the lite-only ``atomic()`` block).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+import oracledb
+
+from . import catalog, functions, guard
+from .ddl import execute_ddl, is_ddl
+from .errors import LiteDatabaseError, from_sqlite
+from .translate import Context, Plan, translate
+from .values import adapt_bind, convert_out, encode_vector, is_vector_blob, vector_as_numpy
+
+LITE_VERSION = "23.0.0.0.0"     # the Oracle release whose SQL lite speaks
+KNOWN_SCHEMAS = ("SUPPLYCHAIN",)  # attached up front, so DDL on them works inside atomic()
+_EMBED_CACHE_SIZE = 20_000
+_EMBED_BATCH = 64
+
+_DB_TYPES = {
+    "NUMBER": oracledb.DB_TYPE_NUMBER, "BINARY_DOUBLE": oracledb.DB_TYPE_BINARY_DOUBLE,
+    "VARCHAR2": oracledb.DB_TYPE_VARCHAR, "CHAR": oracledb.DB_TYPE_CHAR, "CLOB": oracledb.DB_TYPE_CLOB,
+    "DATE": oracledb.DB_TYPE_DATE, "TIMESTAMP": oracledb.DB_TYPE_TIMESTAMP, "JSON": oracledb.DB_TYPE_JSON,
+    "VECTOR": oracledb.DB_TYPE_VECTOR, "BLOB": oracledb.DB_TYPE_BLOB, "SDO_GEOMETRY": oracledb.DB_TYPE_OBJECT,
+}
+
+
+class LiteConnection:
+    """Connection to a lite workshop database (see module docstring)."""
+
+    def __init__(self, home: Path | str, user: str = "AGENT"):
+        self.home = Path(home)
+        self.folder = self.home / "lite"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.username = user.upper()
+        self.version = LITE_VERSION
+        self.autocommit = False
+        self.dsn = f"lite:{self.folder}"
+        self._lock = threading.RLock()
+        self._con = sqlite3.connect(self.folder / f"{self.username}.db", isolation_level=None,
+                                    check_same_thread=False)
+        self._con.execute("PRAGMA foreign_keys = ON")
+        self._con.execute(f"ATTACH DATABASE ? AS {catalog.CATALOG_SCHEMA}", (str(self.folder / "_catalog.db"),))
+        catalog.ensure_catalog(self._con)
+        self._attached: set[str] = set()
+        for schema in KNOWN_SCHEMAS:
+            self._attach(schema)
+        for path in sorted(self.folder.glob("*.db")):
+            self._attach(path.stem)
+        catalog.install_views(self._con, self.username)
+        self._udf_error: BaseException | None = None
+        self._plans: dict[str, Plan | str] = {}
+        self._slot = 0
+        self._versions: dict[tuple[str, str], int] = {}
+        self._matrices: dict[tuple[str, str, str], tuple[Any, np.ndarray, np.ndarray]] = {}
+        self._text_indexes: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        self._vd: dict[int, dict[int, float]] = {}
+        self._ctx: dict[int, dict[int, int]] = {}
+        self._embed_cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self._atomic_depth = 0
+        self._closed = False
+        functions.register(self._con, self._record_udf_error, {
+            "ora_vector_embedding": (self._vector_embedding, 2, True),
+            "ora_vd_lookup": (lambda slot, rid: self._vd[slot].get(rid), 2, False),
+            "ora_ctx_score": (lambda slot, rid: self._ctx[slot].get(rid, 0), 2, False),
+            "ora_ctx_rowids": (lambda slot: json.dumps(list(self._ctx[slot])), 1, False),
+        })
+        self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot)
+
+    # ------------------------------------------------------------------ python-oracledb surface
+    def cursor(self) -> "LiteCursor":
+        """A new cursor (python-oracledb: ``connection.cursor()``)."""
+        self._check_open()
+        return LiteCursor(self)
+
+    def commit(self) -> None:
+        """Commit the current transaction."""
+        self._check_open()
+        with self._lock:
+            if self._con.in_transaction and self._atomic_depth == 0:
+                self._con.execute("COMMIT")
+
+    def rollback(self) -> None:
+        """Roll back the current transaction."""
+        self._check_open()
+        with self._lock:
+            if self._con.in_transaction and self._atomic_depth == 0:
+                self._con.execute("ROLLBACK")
+                self._bump_all()
+
+    def close(self) -> None:
+        """Close the connection; uncommitted work is rolled back, as in Oracle."""
+        if self._closed:
+            return
+        with self._lock:
+            if self._con.in_transaction:
+                self._con.execute("ROLLBACK")
+            self._con.close()
+            self._closed = True
+
+    def ping(self) -> None:
+        """Raise when the connection is closed (python-oracledb's ``ping``)."""
+        self._check_open()
+
+    def __enter__(self) -> "LiteConnection":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def sqlite_version(self) -> str:
+        """Version of the SQLite library underneath."""
+        return sqlite3.sqlite_version
+
+    # ------------------------------------------------------------------ lite-only helpers
+    @contextmanager
+    def atomic(self) -> Iterator["LiteConnection"]:
+        """All-or-nothing block: DDL inside does not commit; an exception rolls everything back."""
+        self._check_open()
+        with self._lock:
+            if self._atomic_depth == 0:
+                if self._con.in_transaction:
+                    self._con.execute("COMMIT")
+                self._con.execute("BEGIN")
+            self._atomic_depth += 1
+            try:
+                yield self
+            except BaseException:
+                self._atomic_depth -= 1
+                if self._atomic_depth == 0:
+                    self._con.execute("ROLLBACK")
+                    self._bump_all()
+                    self._plans.clear()
+                raise
+            else:
+                self._atomic_depth -= 1
+                if self._atomic_depth == 0:
+                    self._con.execute("COMMIT")
+
+    def register_mining_model(self, name: str, path: str, mining_function: str = "EMBEDDING",
+                              algorithm: str = "ONNX", comments: str | None = None) -> None:
+        """Record an ONNX model so ``USER_MINING_MODELS`` lists it and VECTOR_EMBEDDING can use it."""
+        model = name.upper()
+        size = Path(path).stat().st_size if Path(path).exists() else None
+        with self._lock:
+            self._con.execute(
+                "INSERT INTO LITECAT.MINING_MODELS (OWNER, MODEL_NAME, MINING_FUNCTION, ALGORITHM, PATH, "
+                "CREATION_DATE, MODEL_SIZE, COMMENTS) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (OWNER, MODEL_NAME) DO UPDATE SET MINING_FUNCTION = excluded.MINING_FUNCTION, "
+                "ALGORITHM = excluded.ALGORITHM, PATH = excluded.PATH, CREATION_DATE = excluded.CREATION_DATE, "
+                "MODEL_SIZE = excluded.MODEL_SIZE, COMMENTS = excluded.COMMENTS",
+                (self.username, model, mining_function, algorithm, str(path),
+                 functions.sysdate(), size, comments))
+            self._embed_cache = OrderedDict((k, v) for k, v in self._embed_cache.items() if k[0] != model)
+
+    def drop_mining_model(self, name: str) -> int:
+        """Remove a registered model (lite's DBMS_VECTOR.DROP_ONNX_MODEL); returns rows removed."""
+        with self._lock:
+            cur = self._con.execute("DELETE FROM LITECAT.MINING_MODELS WHERE OWNER = ? AND MODEL_NAME = ?",
+                                    (self.username, name.upper()))
+            return cur.rowcount
+
+    def model_path(self, name: str) -> str | None:
+        """File of a registered model, or None."""
+        row = self._con.execute("SELECT PATH FROM LITECAT.MINING_MODELS WHERE OWNER = ? AND MODEL_NAME = ?",
+                                (self.username, name.upper())).fetchone()
+        return row[0] if row else None
+
+    def schema_exists(self, owner: str) -> bool:
+        """True when ``owner`` has at least one table."""
+        return self._con.execute("SELECT 1 FROM LITECAT.TABLES WHERE OWNER = ?", (owner.upper(),)).fetchone() \
+            is not None
+
+    # ------------------------------------------------------------------ internals
+    def _check_open(self) -> None:
+        if self._closed:
+            raise LiteDatabaseError(3114, "not connected to ORACLE (the lite connection is closed)")
+
+    def _attach(self, schema: str) -> None:
+        schema = schema.upper()
+        if schema in self._attached or schema == self.username or schema.startswith("_"):
+            return
+        if self._con.in_transaction:
+            raise LiteDatabaseError(1435, f'user "{schema}" does not exist in lite yet',
+                                    "create it outside a transaction (CREATE USER or a first CREATE TABLE)")
+        self._con.execute(f'ATTACH DATABASE ? AS "{schema}"', (str(self.folder / f"{schema}.db"),))
+        self._attached.add(schema)
+
+    def _record_udf_error(self, exc: BaseException) -> None:
+        self._udf_error = exc
+
+    def _next_slot(self) -> int:
+        self._slot += 1
+        return self._slot
+
+    def _columns_of(self, owner: str, table: str) -> dict[str, catalog.ColumnType]:
+        return catalog.column_types(self._con, owner, table)
+
+    def _text_index_on(self, owner: str, table: str, column: str) -> bool:
+        return self._con.execute(
+            "SELECT 1 FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAMES = ? "
+            "AND INDEX_TYPE = 'DOMAIN' AND ITYP_NAME = 'CONTEXT'", (owner, table, column)).fetchone() is not None
+
+    def _db(self, owner: str) -> str:
+        return "main" if owner == self.username else owner
+
+    def _bump(self, owner: str, table: str) -> None:
+        key = (owner, table)
+        self._versions[key] = self._versions.get(key, 0) + 1
+
+    def _bump_all(self) -> None:
+        for key in list(self._versions):
+            self._versions[key] += 1
+        self._matrices.clear()
+        self._text_indexes.clear()
+
+    def _version_key(self, owner: str, table: str) -> tuple[int, int]:
+        data_version = self._con.execute(f'PRAGMA "{self._db(owner)}".data_version').fetchone()[0]
+        return self._versions.get((owner, table), 0), data_version
+
+    def _plan(self, sql: str) -> Plan | str:
+        cached = self._plans.get(sql)
+        if cached is not None:
+            return cached
+        guard.check(sql)
+        if is_ddl(sql):
+            plan: Plan | str = "DDL"
+        elif sql.lstrip()[:5].upper() in ("BEGIN", "DECLA"):
+            raise LiteDatabaseError(3001, "unimplemented feature in the lite backend: PL/SQL blocks",
+                                    "lite runs SQL statements; PL/SQL (DBMS_* packages) runs only on Oracle")
+        else:
+            plan = translate(sql, self._context)
+        if len(self._plans) > 2000:
+            self._plans.clear()
+        self._plans[sql] = plan
+        return plan
+
+    # -- embeddings
+    def _embedder(self, model: str) -> Any:
+        path = self.model_path(model)
+        if path is None:
+            raise LiteDatabaseError(40284, f"model {model} does not exist",
+                                    "load it with `workshop setup` (lite registers the ONNX file) "
+                                    "and check USER_MINING_MODELS")
+        from workshop_lib.embedding.runtime import get_embedder  # heavy import, only when used
+
+        return get_embedder(path)
+
+    def _embed_texts(self, model: str, texts: Sequence[str]) -> None:
+        todo = [t for t in dict.fromkeys(texts) if t is not None and (model, t) not in self._embed_cache]
+        if not todo:
+            return
+        embedder = self._embedder(model)
+        for start in range(0, len(todo), _EMBED_BATCH):
+            chunk = todo[start:start + _EMBED_BATCH]
+            vectors = embedder.embed(chunk)
+            for text, vec in zip(chunk, vectors):
+                self._embed_cache[(model, text)] = encode_vector(np.asarray(vec, dtype=np.float32))
+        while len(self._embed_cache) > _EMBED_CACHE_SIZE:
+            self._embed_cache.popitem(last=False)
+
+    def _vector_embedding(self, model: str, text: Any) -> bytes | None:
+        if text is None:
+            return None
+        text = str(text)
+        key = (model, text)
+        blob = self._embed_cache.get(key)
+        if blob is None:
+            self._embed_texts(model, [text])
+            blob = self._embed_cache[key]
+        return blob
+
+    # -- slots
+    def _matrix(self, owner: str, table: str, column: str) -> tuple[np.ndarray, np.ndarray]:
+        key = (owner, table, column)
+        version = self._version_key(owner, table)
+        cached = self._matrices.get(key)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        rows = self._con.execute(
+            f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}" WHERE "{column}" IS NOT NULL').fetchall()
+        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        if rows:
+            dims = {len(r[1]) for r in rows}
+            if len(dims) == 1 and all(is_vector_blob(r[1]) and r[1][:4] == b"VF32" for r in rows):
+                raw = b"".join(r[1][4:] for r in rows)
+                matrix = np.frombuffer(raw, dtype=np.float32).reshape(len(rows), -1)
+            else:
+                matrix = np.vstack([vector_as_numpy(r[1]).astype(np.float32) for r in rows])
+        else:
+            matrix = np.zeros((0, 0), dtype=np.float32)
+        self._matrices[key] = (version, rowids, matrix)
+        return rowids, matrix
+
+    def _scalar(self, expr_sql: str, binds: dict[str, Any]) -> Any:
+        return self._con.execute(f"SELECT {expr_sql}", binds).fetchone()[0]
+
+    def _fill_slots(self, plan: Plan, binds: dict[str, Any]) -> None:
+        for slot in plan.vector_slots:
+            query = self._scalar(slot.query_sql, binds)
+            if query is None:
+                self._vd[slot.slot] = {}
+                continue
+            qvec = vector_as_numpy(encode_vector(query))
+            rowids, matrix = self._matrix(slot.owner, slot.table, slot.column)
+            if matrix.shape[0] and matrix.shape[1] != qvec.shape[0]:
+                raise LiteDatabaseError(51808, f"VECTOR_DISTANCE of vectors with {matrix.shape[1]} and "
+                                               f"{qvec.shape[0]} dimensions")
+            dists = functions.distances_to(matrix, qvec, slot.metric) if matrix.shape[0] else np.zeros(0)
+            self._vd[slot.slot] = dict(zip(rowids.tolist(), dists.astype(float).tolist()))
+        for slot in plan.text_slots:
+            query = self._scalar(slot.query_sql, binds)
+            self._ctx[slot.slot] = self._text_search(slot.owner, slot.table, slot.column, query)
+
+    def _text_search(self, owner: str, table: str, column: str, query: Any) -> dict[int, int]:
+        from .text import TextIndex, TextQueryError  # the Oracle Text evaluator
+
+        if query is None:
+            raise LiteDatabaseError(29902, "error in executing ODCIIndexStart() routine\n"
+                                           "ORA-20000: Oracle Text error:\nDRG-50901: text query parser "
+                                           "syntax error: null query", "pass a non-empty text query")
+        key = (owner, table, column)
+        version = self._version_key(owner, table)
+        cached = self._text_indexes.get(key)
+        if cached is None or cached[0] != version:
+            index = TextIndex()
+            index.rebuild(self._con.execute(f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}"'))
+            self._text_indexes[key] = (version, index)
+        else:
+            index = cached[1]
+        try:
+            return index.search(str(query))
+        except TextQueryError as exc:
+            raise LiteDatabaseError(29902, f"error in executing ODCIIndexStart() routine\n"
+                                           f"ORA-20000: Oracle Text error:\n{exc}",
+                                    "escape user text with workshop_lib.retrieval.text_query(...) "
+                                    "or braces {...}") from None
+
+    def _prefetch(self, plan: Plan, rows: list[dict[str, Any]]) -> None:
+        for item in plan.prefetch:
+            if item.bind is not None:
+                texts = [str(r[item.bind]) for r in rows if r.get(item.bind) is not None]
+            else:
+                try:
+                    texts = [str(r[0]) for r in self._con.execute(item.query_sql, rows[0] if rows else {})
+                             if r[0] is not None]
+                except sqlite3.Error:
+                    continue
+            self._embed_texts(item.model, texts)
+
+    def _raise(self, exc: sqlite3.Error) -> None:
+        udf = self._udf_error
+        self._udf_error = None
+        if udf is not None and "user-defined function raised exception" in str(exc):
+            if isinstance(udf, LiteDatabaseError):
+                raise udf from None
+            text = str(udf)
+            if text.startswith("ORA-") and ":" in text:
+                code = int(text[4:9])
+                raise LiteDatabaseError(code, text[11:]) from None
+            raise LiteDatabaseError(604, f"error in a SQL function: {text}") from None
+        raise from_sqlite(exc) from None
+
+
+def _shown(bind: str) -> str:
+    """A bind name as the learner wrote it (``:1`` rather than the internal ``:P__1``)."""
+    return ":" + (bind[3:] if bind.startswith("P__") else bind.lower())
+
+
+class LiteCursor:
+    """Cursor with python-oracledb's surface (execute, fetch*, description, rowcount, ...)."""
+
+    def __init__(self, connection: LiteConnection):
+        self.connection = connection
+        self.arraysize = 100
+        self.prefetchrows = 2
+        self.rowcount = -1
+        self.description: list[tuple] | None = None
+        self._rows: sqlite3.Cursor | None = None
+        self._types: list[str | None] = []
+        self._closed = False
+
+    # -- context manager / iteration
+    def __enter__(self) -> "LiteCursor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[tuple]:
+        while True:
+            row = self.fetchone()
+            if row is None:
+                return
+            yield row
+
+    def close(self) -> None:
+        """Close the cursor."""
+        self._rows = None
+        self._closed = True
+
+    def setinputsizes(self, *args: Any, **kwargs: Any) -> None:
+        """Accepted for compatibility; lite infers bind types from the values."""
+
+    def var(self, *args: Any, **kwargs: Any) -> None:
+        raise LiteDatabaseError(3001, "unimplemented feature in the lite backend: cursor.var() (OUT binds)")
+
+    def callproc(self, name: str, *args: Any, **kwargs: Any) -> None:
+        raise LiteDatabaseError(3001, f"unimplemented feature in the lite backend: callproc({name})",
+                                "stored procedures run only on Oracle")
+
+    # -- execution
+    def _bind_dict(self, plan: Plan, parameters: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+        if parameters is not None and kwargs:
+            raise LiteDatabaseError(1036, "illegal variable name/number",
+                                    "pass binds either as one dict/sequence or as keyword arguments, not both")
+        values = kwargs if parameters is None else parameters
+        if isinstance(values, dict):
+            given = {}
+            for key, value in values.items():
+                name = str(key).upper().lstrip(":")
+                given[f"P__{name}" if name.isdigit() else name] = value
+        elif isinstance(values, (list, tuple)):
+            if len(values) != len(plan.binds):
+                raise LiteDatabaseError(1008, "not all variables bound",
+                                        f"the statement has {len(plan.binds)} bind variable(s) "
+                                        f"({', '.join(_shown(b) for b in plan.binds)}), {len(values)} given")
+            given = dict(zip(plan.binds, values))
+        else:
+            raise TypeError("parameters must be a dict, a list or a tuple")
+        missing = [b for b in plan.binds if b not in given]
+        if missing:
+            raise LiteDatabaseError(1008, "not all variables bound",
+                                    "missing value for " + ", ".join(_shown(m) for m in missing))
+        extra = [k for k in given if k not in plan.binds]
+        if extra:
+            raise LiteDatabaseError(1036, f"illegal variable name/number: {', '.join(extra).lower()}",
+                                    "the statement has no bind variable with that name")
+        try:
+            return {k: adapt_bind(v) for k, v in given.items()}
+        except (TypeError, ValueError) as exc:
+            raise LiteDatabaseError(3115, f"unsupported network datatype or representation: {exc}") from None
+
+    def execute(self, statement: str, parameters: Any = None, **kwargs: Any) -> "LiteCursor | None":
+        """Run one Oracle SQL statement with named binds (dict, sequence or keyword arguments)."""
+        if self._closed:
+            raise LiteDatabaseError(1001, "invalid cursor (it was closed)")
+        conn = self.connection
+        conn._check_open()
+        with conn._lock:
+            plan = conn._plan(statement)
+            self._rows, self.description, self._types = None, None, []
+            if plan == "DDL":
+                self._run_ddl(statement)
+                return None
+            assert isinstance(plan, Plan)
+            binds = self._bind_dict(plan, parameters, kwargs)
+            try:
+                if plan.prefetch:
+                    conn._prefetch(plan, [binds])
+                conn._fill_slots(plan, binds)
+                if plan.kind == "SELECT":
+                    self._rows = conn._con.execute(plan.sql[0], binds)
+                    self._describe(plan)
+                    self.rowcount = 0
+                    return self
+                self._dml(plan, [binds])
+            except sqlite3.Error as exc:
+                conn._raise(exc)
+            return None
+
+    def executemany(self, statement: str, parameters: Sequence[Any], **kwargs: Any) -> None:
+        """Run one DML statement for each set of binds (VECTOR_EMBEDDING inputs are embedded in batches)."""
+        conn = self.connection
+        conn._check_open()
+        with conn._lock:
+            plan = conn._plan(statement)
+            if plan == "DDL" or not isinstance(plan, Plan) or plan.kind == "SELECT":
+                raise LiteDatabaseError(3001, "executemany() takes an INSERT, UPDATE, DELETE or MERGE")
+            rows = [self._bind_dict(plan, p, {}) for p in parameters]
+            if not rows:
+                self.rowcount = 0
+                return
+            try:
+                if plan.prefetch:
+                    conn._prefetch(plan, rows)
+                if plan.vector_slots or plan.text_slots:
+                    total = 0
+                    for binds in rows:
+                        conn._fill_slots(plan, binds)
+                        self._dml(plan, [binds])
+                        total += self.rowcount
+                    self.rowcount = total
+                else:
+                    self._dml(plan, rows)
+            except sqlite3.Error as exc:
+                conn._raise(exc)
+
+    def _dml(self, plan: Plan, rows: list[dict[str, Any]]) -> None:
+        conn = self.connection
+        con = conn._con
+        if not con.in_transaction:
+            con.execute("BEGIN")
+        con.execute("SAVEPOINT lite_stmt")
+        try:
+            total = 0
+            for sql in plan.sql:
+                if len(rows) == 1:
+                    total += con.execute(sql, rows[0]).rowcount
+                else:
+                    cur = con.executemany(sql, rows)
+                    total += cur.rowcount
+        except BaseException:
+            con.execute("ROLLBACK TO lite_stmt")  # statement-level atomicity, as in Oracle
+            con.execute("RELEASE lite_stmt")
+            raise
+        con.execute("RELEASE lite_stmt")
+        self.rowcount = total
+        if plan.target:
+            conn._bump(*plan.target)
+        if conn.autocommit:
+            conn.commit()
+
+    def _run_ddl(self, statement: str) -> None:
+        conn = self.connection
+        con = conn._con
+        in_atomic = conn._atomic_depth > 0
+        try:
+            if not in_atomic:
+                if con.in_transaction:
+                    con.execute("COMMIT")  # Oracle commits pending work before DDL
+                con.execute("BEGIN")
+            result = execute_ddl(conn, statement, conn._context)
+            if not in_atomic:
+                con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if not in_atomic and con.in_transaction:
+                con.execute("ROLLBACK")
+            conn._raise(exc)
+            return
+        except BaseException:
+            if not in_atomic and con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        conn._plans.clear()
+        if result.owner and result.table:
+            conn._bump(result.owner, result.table)
+            conn._matrices.pop((result.owner, result.table, ""), None)
+            for key in [k for k in conn._text_indexes if k[:2] == (result.owner, result.table)]:
+                conn._text_indexes.pop(key)
+        self.rowcount = 0
+
+    def _describe(self, plan: Plan) -> None:
+        assert self._rows is not None
+        raw = self._rows.description or []
+        names = [c[0] for c in raw]
+        types: list[str | None] = []
+        described = []
+        for i, raw_name in enumerate(names):
+            if i < len(plan.columns) and (not plan.star or len(plan.columns) == len(names)):
+                name, typ = plan.columns[i]
+            else:
+                name, typ = raw_name.upper(), None
+            types.append(typ)
+            described.append((name, _DB_TYPES.get(typ or "", oracledb.DB_TYPE_VARCHAR), None, None, None, None, True))
+        self._types = types
+        self.description = described
+
+    # -- fetching
+    def _convert(self, row: tuple) -> tuple:
+        types = self._types
+        return tuple(convert_out(v, types[i] if i < len(types) else None) for i, v in enumerate(row))
+
+    def fetchone(self) -> tuple | None:
+        """Next row, or None when the result is exhausted."""
+        if self._rows is None:
+            raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
+        try:
+            row = self._rows.fetchone()
+        except sqlite3.Error as exc:
+            self.connection._raise(exc)
+            return None
+        if row is None:
+            return None
+        self.rowcount += 1
+        return self._convert(row)
+
+    def fetchmany(self, size: int | None = None) -> list[tuple]:
+        """Up to ``size`` (default ``arraysize``) more rows."""
+        if self._rows is None:
+            raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
+        try:
+            rows = self._rows.fetchmany(size or self.arraysize)
+        except sqlite3.Error as exc:
+            self.connection._raise(exc)
+            return []
+        self.rowcount += len(rows)
+        return [self._convert(r) for r in rows]
+
+    def fetchall(self) -> list[tuple]:
+        """All remaining rows."""
+        if self._rows is None:
+            raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
+        try:
+            rows = self._rows.fetchall()
+        except sqlite3.Error as exc:
+            self.connection._raise(exc)
+            return []
+        self.rowcount += len(rows)
+        return [self._convert(r) for r in rows]

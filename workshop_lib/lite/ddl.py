@@ -1,0 +1,392 @@
+"""Oracle DDL on the lite backend: tables, comments, indexes (including Oracle Text and vector).
+
+Each statement is read with the workshop's Oracle dialect (CREATE INDEX with
+INDEXTYPE/ORGANIZATION clauses, which sqlglot only keeps as raw text, with a
+strict pattern), turned into SQLite DDL, and recorded in the catalog so the
+dictionary views and the type-aware translator see it.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from . import catalog
+from .dialect import Oracle
+from .errors import LiteDatabaseError, LiteNotSupportedError
+from .translate import Context, Translator, name_of, table_ref
+
+if TYPE_CHECKING:
+    from .connection import LiteConnection
+
+_IDENT = r'(?:"[^"]+"|[A-Za-z][\w$#]*)'
+_QNAME = rf"(?:{_IDENT}\s*\.\s*)?{_IDENT}"
+CREATE_INDEX_RE = re.compile(
+    rf"""^\s*CREATE\s+(?P<unique>UNIQUE\s+|BITMAP\s+|VECTOR\s+|SEARCH\s+)?INDEX\s+
+    (?P<ifne>IF\s+NOT\s+EXISTS\s+)?(?P<name>{_QNAME})\s+ON\s+(?P<table>{_QNAME})\s*
+    \((?P<cols>[^)]*)\)\s*(?P<rest>.*?)\s*$""",
+    re.I | re.S | re.X,
+)
+_CONTEXT_RE = re.compile(
+    r"^INDEXTYPE\s+IS\s+CTXSYS\s*\.\s*(?P<itype>CONTEXT|CTXCAT|CTXRULE)"
+    r"(?:\s+PARAMETERS\s*\(\s*'(?P<params>(?:[^']|'')*)'\s*\))?(?:\s+PARALLEL\s+\d+)?$", re.I | re.S)
+_VECTOR_RE = re.compile(
+    r"^ORGANIZATION\s+(?P<org>INMEMORY\s+NEIGHBOR\s+GRAPH|NEIGHBOR\s+PARTITIONS)"
+    r"(?:\s+DISTANCE\s+(?P<metric>COSINE|EUCLIDEAN|EUCLIDEAN_SQUARED|DOT|MANHATTAN|HAMMING|JACCARD))?"
+    r"(?:\s+WITH\s+TARGET\s+ACCURACY\s+\d+)?"
+    r"(?:\s+PARAMETERS\s*\((?P<params>[^)]*)\))?(?:\s+PARALLEL\s+\d+)?$", re.I | re.S)
+_PLAIN_REST_RE = re.compile(r"^(?:TABLESPACE\s+\w+)?\s*(?:ONLINE)?$", re.I)
+_DROP_INDEX_RE = re.compile(rf"^\s*DROP\s+INDEX\s+(?P<ifex>IF\s+EXISTS\s+)?(?P<name>{_QNAME})(?:\s+FORCE)?\s*$",
+                            re.I | re.S)
+_TRUNCATE_RE = re.compile(rf"^\s*TRUNCATE\s+TABLE\s+(?P<table>{_QNAME})\s*(?:DROP\s+STORAGE|REUSE\s+STORAGE)?\s*$",
+                          re.I | re.S)
+_CREATE_USER_RE = re.compile(rf"^\s*CREATE\s+USER\s+(?P<ifne>IF\s+NOT\s+EXISTS\s+)?(?P<name>{_IDENT})\b", re.I)
+
+
+def _split_qname(text: str, user: str) -> tuple[str, str]:
+    parts = [p.strip() for p in re.split(r"\s*\.\s*(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", text.strip())]
+    names = [p[1:-1] if p.startswith('"') else p.upper() for p in parts]
+    return (names[0], names[1]) if len(names) == 2 else (user, names[0])
+
+
+@dataclass
+class DdlResult:
+    """What a DDL statement changed (for cache invalidation and text indexes)."""
+
+    kind: str
+    owner: str | None = None
+    table: str | None = None
+
+
+def is_ddl(sql: str) -> bool:
+    """True for statements executed here rather than by the translator."""
+    head = re.match(r"^\s*(\w+)(?:\s+(\w+))?", sql)
+    if not head:
+        return False
+    word = head.group(1).upper()
+    return word in ("CREATE", "DROP", "COMMENT", "TRUNCATE", "ALTER", "GRANT", "REVOKE")
+
+
+def execute_ddl(conn: "LiteConnection", sql: str, ctx: Context) -> DdlResult:
+    """Run one DDL statement on the lite database and record it in the catalog."""
+    con = conn._con
+    user = conn.username
+    if CREATE_INDEX_RE.match(sql):
+        return _create_index(conn, sql)
+    match = _DROP_INDEX_RE.match(sql)
+    if match:
+        owner, name = _split_qname(match.group("name"), user)
+        row = con.execute("SELECT TABLE_OWNER, TABLE_NAME, INDEX_TYPE FROM LITECAT.INDEXES "
+                          "WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name)).fetchone()
+        if row is None:
+            if match.group("ifex"):
+                return DdlResult("DROP INDEX")
+            raise LiteDatabaseError(1418, "specified index does not exist")
+        con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
+        if row[2] in ("NORMAL", "UNIQUE"):
+            con.execute(f'DROP INDEX IF EXISTS "{_db(conn, row[0])}"."{name}"')
+        return DdlResult("DROP INDEX", row[0], row[1])
+    match = _TRUNCATE_RE.match(sql)
+    if match:
+        owner, table = _split_qname(match.group("table"), user)
+        if not catalog.table_exists(con, owner, table):
+            raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+        con.execute(f'DELETE FROM "{_db(conn, owner)}"."{table}"')
+        return DdlResult("TRUNCATE", owner, table)
+    match = _CREATE_USER_RE.match(sql)
+    if match:
+        name = name_of(match.group("name").strip('"')) if not match.group("name").startswith('"') else match.group("name")[1:-1]
+        conn._attach(name)
+        return DdlResult("CREATE USER", name)
+    head = sql.lstrip()[:6].upper()
+    if head.startswith("GRANT") or head.startswith("REVOKE"):
+        raise LiteNotSupportedError("GRANT/REVOKE", "lite has a single user; privileges apply only on Oracle")
+    from .translate import parse  # local: parse errors are Oracle-shaped
+
+    tree = parse(sql)
+    if isinstance(tree, exp.Create) and (tree.args.get("kind") or "").upper() == "TABLE":
+        return _create_table(conn, tree, ctx)
+    if isinstance(tree, exp.Drop) and (tree.args.get("kind") or "").upper() == "TABLE":
+        return _drop_table(conn, tree)
+    if isinstance(tree, exp.Comment):
+        return _comment(conn, tree)
+    raise LiteNotSupportedError(sql.strip().split("(")[0][:60].upper(),
+                                "lite runs CREATE/DROP TABLE, CREATE/DROP INDEX, COMMENT ON and TRUNCATE")
+
+
+def _db(conn: "LiteConnection", owner: str) -> str:
+    """SQLite database name holding ``owner``'s tables."""
+    return "main" if owner == conn.username else owner
+
+
+def _create_table(conn: "LiteConnection", tree: exp.Create, ctx: Context) -> DdlResult:
+    con = conn._con
+    schema = tree.this
+    if not isinstance(schema, exp.Schema):
+        raise LiteNotSupportedError("CREATE TABLE ... AS SELECT", "create the table, then INSERT ... SELECT")
+    owner, table = table_ref(schema.this, conn.username)
+    if catalog.table_exists(con, owner, table):
+        if tree.args.get("exists"):
+            return DdlResult("CREATE TABLE", owner, table)
+        raise LiteDatabaseError(955, "name is already used by an existing object")
+    conn._attach(owner)
+    translator = Translator(ctx)
+    columns: list[tuple[str, catalog.ColumnType, bool, bool]] = []  # name, type, nullable, identity
+    col_sql: list[str] = []
+    table_sql: list[str] = []
+    pk_cols: list[str] = []
+    for item in schema.expressions:
+        if isinstance(item, exp.ColumnDef):
+            pk = any(isinstance(c.kind, exp.PrimaryKeyColumnConstraint) for c in item.constraints)
+            if pk:
+                pk_cols.append(name_of(item.this))
+    for item in schema.expressions:
+        if isinstance(item, exp.Constraint) or isinstance(item, exp.PrimaryKey):
+            pk_node = item.find(exp.PrimaryKey)
+            if pk_node is not None and not pk_cols:
+                pk_cols = [name_of(c.this if isinstance(c, exp.Ordered) else c) for c in pk_node.expressions]
+    for item in schema.expressions:
+        if isinstance(item, exp.ColumnDef):
+            cname = name_of(item.this)
+            kind = item.args.get("kind")
+            if kind is None:
+                raise LiteDatabaseError(902, f"invalid datatype for column {cname}")
+            type_text = kind.sql(dialect=Oracle)
+            try:
+                ctype = catalog.parse_type(type_text)
+            except (KeyError, ValueError):
+                raise LiteNotSupportedError(f"column type {type_text}",
+                                            "lite maps NUMBER, VARCHAR2, CHAR, DATE, TIMESTAMP, CLOB, JSON, "
+                                            "VECTOR, SDO_GEOMETRY, BLOB, BINARY_DOUBLE") from None
+            nullable, identity = True, False
+            parts = [f'"{cname}"']
+            constraint_sql = []
+            for c in item.constraints:
+                ck = c.kind
+                if isinstance(ck, exp.GeneratedAsIdentityColumnConstraint):
+                    identity = True
+                elif isinstance(ck, exp.NotNullColumnConstraint):
+                    if not ck.args.get("allow_null"):
+                        nullable = False
+                        constraint_sql.append("NOT NULL")
+                elif isinstance(ck, exp.PrimaryKeyColumnConstraint):
+                    nullable = False
+                elif isinstance(ck, exp.UniqueColumnConstraint):
+                    constraint_sql.append("UNIQUE")
+                elif isinstance(ck, exp.DefaultColumnConstraint):
+                    default = translator.rewrite(ck.this.copy()).sql(dialect="sqlite")
+                    constraint_sql.append(f"DEFAULT ({default})")
+                elif isinstance(ck, exp.CheckColumnConstraint):
+                    check = translator.rewrite(ck.this.copy()).sql(dialect="sqlite")
+                    constraint_sql.append(f"CHECK ({check})")
+                elif isinstance(ck, exp.Reference):
+                    constraint_sql.append(_reference_sql(ck, owner, conn.username))
+                elif isinstance(ck, exp.CollateColumnConstraint):
+                    pass
+                else:
+                    raise LiteNotSupportedError(f"column constraint {c.sql(dialect=Oracle)}")
+            if identity and pk_cols == [cname]:
+                parts.append("INTEGER PRIMARY KEY")
+            else:
+                parts.append(ctype.sqlite_type)
+            if ctype.type_class == "JSON":
+                constraint_sql.append(f'CHECK ("{cname}" IS NULL OR json_valid("{cname}"))')
+            parts.extend(constraint_sql)
+            col_sql.append(" ".join(parts))
+            columns.append((cname, ctype, nullable, identity))
+        elif isinstance(item, (exp.Constraint, exp.PrimaryKey, exp.ForeignKey, exp.UniqueColumnConstraint,
+                               exp.CheckColumnConstraint)):
+            table_sql.append(_table_constraint_sql(item, translator, owner, conn.username, pk_cols, columns))
+        else:
+            raise LiteNotSupportedError(f"table element {item.sql(dialect=Oracle)[:60]}")
+    ident_pk = len(pk_cols) == 1 and any(c[0] == pk_cols[0] and c[3] for c in columns)
+    if pk_cols and not ident_pk and not any("PRIMARY KEY" in t for t in table_sql):
+        table_sql.append("PRIMARY KEY (" + ", ".join(f'"{c}"' for c in pk_cols) + ")")
+    body = ",\n  ".join(col_sql + [t for t in table_sql if t])
+    db = _db(conn, owner)
+    con.execute(f'CREATE TABLE "{db}"."{table}" (\n  {body}\n)')
+    for cname, ctype, nullable, identity in columns:
+        if identity and not (ident_pk and pk_cols == [cname]):
+            con.execute(
+                f'CREATE TRIGGER "{db}"."{table}__{cname}__IDENTITY" AFTER INSERT ON "{table}" '
+                f'WHEN NEW."{cname}" IS NULL BEGIN UPDATE "{table}" SET "{cname}" = NEW.rowid '
+                f"WHERE rowid = NEW.rowid; END")
+    con.execute("INSERT INTO LITECAT.TABLES (OWNER, TABLE_NAME, CREATED) VALUES (?, ?, datetime('now'))",
+                (owner, table))
+    for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
+        con.execute(
+            "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
+            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
+             ctype.scale, "N" if (not nullable or cname in pk_cols) else "Y", "YES" if identity else "NO",
+             ctype.vector_dim))
+    return DdlResult("CREATE TABLE", owner, table)
+
+
+def _reference_sql(ref: exp.Reference, owner: str, user: str) -> str:
+    target = ref.this
+    table = target.this if isinstance(target, exp.Schema) else target
+    r_owner, r_table = table_ref(table, user)
+    if r_owner != owner:
+        return ""  # SQLite cannot enforce a foreign key across databases (schemas)
+    cols = ""
+    if isinstance(target, exp.Schema) and target.expressions:
+        cols = "(" + ", ".join(f'"{name_of(c)}"' for c in target.expressions) + ")"
+    options = " ".join(o.upper() for o in (ref.args.get("options") or []) if isinstance(o, str))
+    return f'REFERENCES "{r_table}"{cols} {options}'.strip()
+
+
+def _table_constraint_sql(item: exp.Expression, translator: Translator, owner: str, user: str,
+                          pk_cols: list[str], columns: list) -> str:
+    name = name_of(item.this) if isinstance(item, exp.Constraint) and isinstance(item.this, exp.Identifier) else None
+    kinds = item.expressions if isinstance(item, exp.Constraint) else [item]
+    parts = []
+    for kind in kinds:
+        if isinstance(kind, exp.PrimaryKey):
+            cols = [name_of(c.this if isinstance(c, exp.Ordered) else c) for c in kind.expressions]
+            ident_pk = len(cols) == 1 and any(c[0] == cols[0] and c[3] for c in columns)
+            if ident_pk:
+                return ""
+            parts.append("PRIMARY KEY (" + ", ".join(f'"{c}"' for c in cols) + ")")
+        elif isinstance(kind, exp.ForeignKey):
+            cols = ", ".join(f'"{name_of(c)}"' for c in kind.expressions)
+            ref = kind.args.get("reference")
+            ref_sql = _reference_sql(ref, owner, user) if ref is not None else ""
+            if not ref_sql:
+                return ""
+            delete = kind.args.get("delete")
+            on_delete = f" ON DELETE {delete.upper()}" if isinstance(delete, str) else ""
+            parts.append(f"FOREIGN KEY ({cols}) {ref_sql}{on_delete}")
+        elif isinstance(kind, exp.UniqueColumnConstraint):
+            target = kind.this
+            cols = [name_of(c) for c in (target.expressions if isinstance(target, exp.Schema) else [])]
+            parts.append("UNIQUE (" + ", ".join(f'"{c}"' for c in cols) + ")")
+        elif isinstance(kind, exp.CheckColumnConstraint):
+            parts.append(f"CHECK ({translator.rewrite(kind.this.copy()).sql(dialect='sqlite')})")
+        else:
+            raise LiteNotSupportedError(f"table constraint {kind.sql(dialect=Oracle)[:60]}")
+    prefix = f'CONSTRAINT "{name}" ' if name else ""
+    return prefix + " ".join(parts)
+
+
+def _drop_table(conn: "LiteConnection", tree: exp.Drop) -> DdlResult:
+    con = conn._con
+    owner, table = table_ref(tree.this if not tree.args.get("tables") else tree.args["tables"][0], conn.username)
+    if not catalog.table_exists(con, owner, table):
+        if tree.args.get("exists"):
+            return DdlResult("DROP TABLE", owner, table)
+        raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+    db = _db(conn, owner)
+    children = con.execute(
+        f"SELECT m.name FROM \"{db}\".sqlite_master m WHERE m.type = 'table' AND m.name != ? AND "
+        f"EXISTS (SELECT 1 FROM pragma_foreign_key_list(m.name, ?) f WHERE f.\"table\" = ?)",
+        (table, db, table)).fetchall()
+    if children and not tree.args.get("cascade"):
+        raise LiteDatabaseError(2449, "unique/primary keys in table referenced by foreign keys",
+                                "drop the child tables first, or use DROP TABLE ... CASCADE CONSTRAINTS")
+    con.execute("PRAGMA defer_foreign_keys = ON")
+    con.execute(f'DROP TABLE "{db}"."{table}"')
+    catalog.forget_table(con, owner, table)
+    return DdlResult("DROP TABLE", owner, table)
+
+
+def _comment(conn: "LiteConnection", tree: exp.Comment) -> DdlResult:
+    con = conn._con
+    kind = (tree.args.get("kind") or "").upper()
+    text_node = tree.args.get("expression")
+    text = text_node.this if isinstance(text_node, exp.Literal) else None
+    if text == "":
+        text = None
+    target = tree.this
+    if kind == "TABLE":
+        owner, table = table_ref(target, conn.username)
+        if not catalog.table_exists(con, owner, table):
+            raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+        con.execute("INSERT INTO LITECAT.TAB_COMMENTS (OWNER, TABLE_NAME, COMMENTS) VALUES (?, ?, ?) "
+                    "ON CONFLICT (OWNER, TABLE_NAME) DO UPDATE SET COMMENTS = excluded.COMMENTS",
+                    (owner, table, text))
+        return DdlResult("COMMENT", owner, table)
+    if kind == "COLUMN":
+        column = name_of(target.this)
+        table_id = target.args.get("table")
+        db_id = target.args.get("db")
+        owner = name_of(db_id) if db_id else conn.username
+        table = name_of(table_id)
+        if not catalog.table_exists(con, owner, table):
+            raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+        if column not in catalog.column_types(con, owner, table):
+            raise LiteDatabaseError(904, f'"{column}": invalid identifier')
+        con.execute("INSERT INTO LITECAT.COL_COMMENTS (OWNER, TABLE_NAME, COLUMN_NAME, COMMENTS) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (OWNER, TABLE_NAME, COLUMN_NAME) "
+                    "DO UPDATE SET COMMENTS = excluded.COMMENTS", (owner, table, column, text))
+        return DdlResult("COMMENT", owner, table)
+    raise LiteNotSupportedError(f"COMMENT ON {kind}")
+
+
+def _create_index(conn: "LiteConnection", sql: str) -> DdlResult:
+    con = conn._con
+    match = CREATE_INDEX_RE.match(sql)
+    assert match is not None
+    user = conn.username
+    owner, name = _split_qname(match.group("name"), user)
+    t_owner, table = _split_qname(match.group("table"), user)
+    if not match.group("table").count(".") and "." in match.group("name"):
+        t_owner = owner
+    cols = [c.strip() for c in match.group("cols").split(",") if c.strip()]
+    col_names = [c[1:-1] if c.startswith('"') else c.split()[0].upper() for c in cols]
+    rest = match.group("rest").strip()
+    variety = (match.group("unique") or "").strip().upper()
+    if not catalog.table_exists(con, t_owner, table):
+        raise LiteDatabaseError(942, f'table or view "{t_owner}"."{table}" does not exist')
+    known = catalog.column_types(con, t_owner, table)
+    for col in col_names:
+        if col not in known:
+            raise LiteDatabaseError(904, f'"{col}": invalid identifier')
+    exists = con.execute("SELECT 1 FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?",
+                         (owner, name)).fetchone()
+    if exists:
+        if match.group("ifne"):
+            return DdlResult("CREATE INDEX", t_owner, table)
+        raise LiteDatabaseError(955, "name is already used by an existing object")
+    ityp_owner = ityp_name = params = None
+    if variety == "VECTOR":
+        vmatch = _VECTOR_RE.match(rest) if rest else None
+        if rest and vmatch is None:
+            raise LiteNotSupportedError(f"vector index clause: {rest[:80]}",
+                                        "use ORGANIZATION INMEMORY NEIGHBOR GRAPH DISTANCE COSINE "
+                                        "[WITH TARGET ACCURACY n]")
+        if len(col_names) != 1 or known[col_names[0]].type_class != "VECTOR":
+            raise LiteDatabaseError(51961, "vector index must be created on a single VECTOR column")
+        index_type = "VECTOR"
+        params = rest or None
+    elif rest.upper().startswith("INDEXTYPE"):
+        cmatch = _CONTEXT_RE.match(rest)
+        if cmatch is None:
+            raise LiteNotSupportedError(f"index clause: {rest[:80]}",
+                                        "use INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('SYNC (ON COMMIT)')]")
+        if cmatch.group("itype").upper() != "CONTEXT":
+            raise LiteNotSupportedError(f"CTXSYS.{cmatch.group('itype').upper()} indexes", "use CTXSYS.CONTEXT")
+        if len(col_names) != 1 or known[col_names[0]].type_class not in ("VARCHAR2", "CHAR", "CLOB"):
+            raise LiteDatabaseError(29855, "error occurred in the execution of ODCIINDEXCREATE routine",
+                                    "an Oracle Text CONTEXT index goes on one VARCHAR2 or CLOB column")
+        index_type, ityp_owner, ityp_name = "DOMAIN", "CTXSYS", "CONTEXT"
+        params = cmatch.group("params")
+    else:
+        if rest and not _PLAIN_REST_RE.match(rest):
+            raise LiteNotSupportedError(f"index clause: {rest[:80]}")
+        index_type = "NORMAL"
+        db = _db(conn, t_owner)
+        unique = "UNIQUE " if variety == "UNIQUE" else ""
+        con.execute(f'CREATE {unique}INDEX "{db}"."{name}" ON "{table}" ('
+                    + ", ".join(f'"{c}"' for c in col_names) + ")")
+    con.execute(
+        "INSERT INTO LITECAT.INDEXES (OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAMES, INDEX_TYPE, "
+        "UNIQUENESS, ITYP_OWNER, ITYP_NAME, PARAMETERS) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (owner, name, t_owner, table, ",".join(col_names), index_type,
+         "UNIQUE" if variety == "UNIQUE" else "NONUNIQUE", ityp_owner, ityp_name, params))
+    return DdlResult("CREATE INDEX", t_owner, table)

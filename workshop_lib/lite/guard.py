@@ -1,0 +1,212 @@
+"""Reject SQL that Oracle would reject, before lite's more forgiving parser sees it.
+
+sqlglot parses many dialects' syntax with any reader (``LIMIT``, ``?``,
+``IFNULL``, ``x::int``, ``FROM t AS x``) and SQLite would run it, so without
+this check lite would teach SQL that fails on Oracle. The check works on
+sqlglot's token stream of the statement and raises the error Oracle would
+raise, with a hint naming the Oracle form.
+"""
+
+from __future__ import annotations
+
+from sqlglot.errors import TokenError
+from sqlglot.tokens import Token, TokenType
+
+from .dialect import Oracle
+from .errors import LiteDatabaseError, LiteNotSupportedError
+
+_TOKENIZER = Oracle().tokenizer_class  # class; instantiated per call (tokenizers keep state)
+
+# Functions other databases have and Oracle does not: name -> Oracle form.
+NON_ORACLE_FUNCTIONS = {
+    "IFNULL": "NVL(expr, default)",
+    "ISNULL": "NVL(expr, default)",
+    "NOW": "SYSDATE or SYSTIMESTAMP",
+    "GETDATE": "SYSDATE",
+    "CURDATE": "TRUNC(SYSDATE)",
+    "DATETIME": "TO_DATE(text, 'YYYY-MM-DD HH24:MI:SS') or SYSDATE",
+    "STRFTIME": "TO_CHAR(date, 'YYYY-MM-DD')",
+    "DATE_FORMAT": "TO_CHAR(date, 'YYYY-MM-DD')",
+    "DATEDIFF": "date1 - date2 (days)",
+    "DATE_ADD": "date + n or ADD_MONTHS(date, n)",
+    "GROUP_CONCAT": "LISTAGG(expr, ',') WITHIN GROUP (ORDER BY expr)",
+    "STRING_AGG": "LISTAGG(expr, ',') WITHIN GROUP (ORDER BY expr)",
+    "ARRAY_AGG": "JSON_ARRAYAGG(expr) or LISTAGG",
+    "JSON_EXTRACT": "JSON_VALUE(col, '$.path')",
+    "JSON_EXTRACT_PATH_TEXT": "JSON_VALUE(col, '$.path')",
+    "RANDOM": "DBMS_RANDOM.VALUE",
+    "RAND": "DBMS_RANDOM.VALUE",
+    "LEN": "LENGTH(text)",
+    "CHARINDEX": "INSTR(text, search)",
+    "SUBSTRING": "SUBSTR(text, start, length)",
+    "IIF": "CASE WHEN ... THEN ... ELSE ... END",
+    "CONCAT_WS": "a || ',' || b",
+    "TOTAL": "SUM(expr)",
+    "PRINTF": "TO_CHAR(number, format)",
+    "TYPEOF": "DUMP(expr)",
+    "UNIXEPOCH": "(date - DATE '1970-01-01') * 86400",
+    "LAST_INSERT_ROWID": "INSERT ... RETURNING id INTO :out",
+    "COSINE_SIMILARITY": "1 - VECTOR_DISTANCE(a, b, COSINE)",
+    "TO_TSVECTOR": "CONTAINS(col, :query, 1) > 0 with an Oracle Text index",
+    "MATCH": "CONTAINS(col, :query, 1) > 0 with an Oracle Text index",
+}
+
+# Words that are not Oracle syntax at all: upper-cased text -> (construct, Oracle form).
+NON_ORACLE_WORDS = {
+    "LIMIT": ("LIMIT", "FETCH FIRST n ROWS ONLY"),
+    "ILIKE": ("ILIKE", "UPPER(col) LIKE UPPER(:pattern)"),
+    "AUTOINCREMENT": ("AUTOINCREMENT", "NUMBER GENERATED ALWAYS AS IDENTITY"),
+    "AUTO_INCREMENT": ("AUTO_INCREMENT", "NUMBER GENERATED ALWAYS AS IDENTITY"),
+    "SERIAL": ("SERIAL", "NUMBER GENERATED ALWAYS AS IDENTITY"),
+    "BIGSERIAL": ("BIGSERIAL", "NUMBER GENERATED ALWAYS AS IDENTITY"),
+    "TOP": ("TOP n", "FETCH FIRST n ROWS ONLY"),
+    "PRAGMA": ("PRAGMA", "the data dictionary views (ALL_TAB_COLUMNS, USER_TABLES, ...)"),
+    "UPSERT": ("UPSERT", "MERGE INTO ... USING ... ON (...) WHEN MATCHED ... WHEN NOT MATCHED ..."),
+    "GLOB": ("GLOB", "LIKE or REGEXP_LIKE(col, pattern)"),
+    "REGEXP": ("REGEXP operator", "REGEXP_LIKE(col, pattern)"),
+    "DATETIME": ("DATETIME type", "DATE or TIMESTAMP"),
+    "TEXT": ("TEXT type", "VARCHAR2(n) or CLOB"),
+    "STRING": ("STRING type", "VARCHAR2(n)"),
+    "BYTEA": ("BYTEA type", "BLOB"),
+    "JSONB": ("JSONB type", "JSON"),
+    "UUID": ("UUID type", "RAW(16) or VARCHAR2(36)"),
+}
+
+# Token types that mark the start of a clause; used to know whether an AS is a table alias.
+_CLAUSE_TOKENS = {
+    TokenType.SELECT: "SELECT", TokenType.FROM: "FROM", TokenType.JOIN: "FROM",
+    TokenType.WHERE: "WHERE", TokenType.ON: "ON", TokenType.GROUP_BY: "GROUP",
+    TokenType.ORDER_BY: "ORDER", TokenType.HAVING: "HAVING", TokenType.USING: "USING",
+    TokenType.WITH: "WITH", TokenType.UNION: "SELECT", TokenType.EXCEPT: "SELECT",
+    TokenType.INTERSECT: "SELECT", TokenType.INTO: "INTO", TokenType.SET: "SET",
+    TokenType.VALUES: "VALUES", TokenType.CREATE: "CREATE", TokenType.MERGE: "MERGE",
+    TokenType.UPDATE: "UPDATE", TokenType.DELETE: "DELETE",
+}
+
+
+def tokenize(sql: str) -> list[Token]:
+    """Tokenize ``sql`` with the workshop's Oracle tokenizer (ORA-00911 on bad characters)."""
+    if "`" in _strip_strings(sql):
+        raise LiteDatabaseError(
+            911, "invalid character: ` (backtick)",
+            "Oracle quotes identifiers with double quotes: \"MyColumn\"; unquoted names are case-insensitive",
+        )
+    try:
+        return _TOKENIZER().tokenize(sql)
+    except TokenError as exc:
+        raise LiteDatabaseError(911, f"invalid character in SQL ({exc})") from None
+
+
+def _strip_strings(sql: str) -> str:
+    """Blank out quoted literals, identifiers and comments so character scans see only code."""
+    out = []
+    i, n = 0, len(sql)
+    while i < n:
+        ch = sql[i]
+        if ch in "'\"":
+            j = i + 1
+            while j < n:
+                if sql[j] == ch:
+                    if j + 1 < n and sql[j + 1] == ch:
+                        j += 2
+                        continue
+                    break
+                j += 1
+            out.append(" " * (j + 1 - i))
+            i = j + 1
+        elif sql.startswith("--", i):
+            j = sql.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif sql.startswith("/*", i):
+            j = sql.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(" " * (j - i))
+            i = j
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def check(sql: str) -> list[Token]:
+    """Raise the Oracle error for non-Oracle syntax in ``sql``; return its tokens otherwise."""
+    stripped = _strip_strings(sql).rstrip()
+    if stripped.endswith(";") and not stripped.upper().endswith("END;"):
+        raise LiteDatabaseError(
+            933, "SQL command not properly ended (trailing ';')",
+            "python-oracledb runs one statement without its ';' — remove the semicolon",
+        )
+    if "::" in stripped:
+        raise LiteDatabaseError(
+            933, "SQL command not properly ended (the :: cast is not Oracle SQL)",
+            "use CAST(expr AS NUMBER) or TO_NUMBER / TO_CHAR / TO_DATE",
+        )
+    if "==" in stripped:
+        raise LiteDatabaseError(920, "invalid relational operator ==", "use = for equality")
+    tokens = tokenize(sql)
+    depth = 0
+    clause: dict[int, str] = {0: ""}
+    owner: dict[int, str] = {0: ""}
+    prev: Token | None = None
+    for i, tok in enumerate(tokens):
+        text = tok.text.upper()
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tok.token_type == TokenType.PLACEHOLDER and tok.text == "?":
+            raise LiteDatabaseError(
+                911, "invalid character: ? (positional placeholder)",
+                "Oracle uses named bind variables: WHERE owner = :owner, then execute(sql, owner=...)",
+            )
+        if tok.token_type == TokenType.JOIN_MARKER:
+            raise LiteNotSupportedError("the (+) outer-join operator",
+                                        "write an ANSI join: LEFT OUTER JOIN t2 ON t1.id = t2.id")
+        if tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER) or tok.token_type == TokenType.VAR:
+            if text in NON_ORACLE_WORDS and tok.token_type != TokenType.STRING and not _is_quoted(tok):
+                construct, oracle_form = NON_ORACLE_WORDS[text]
+                # TEXT / STRING / DATETIME are only wrong as data types; as column names they are fine.
+                if text in ("TEXT", "STRING", "DATETIME", "UUID", "JSONB", "BYTEA") and not _in_type_position(
+                        prev, clause.get(0, ""), owner.get(depth, "")):
+                    pass
+                elif text == "DATETIME" and nxt is not None and nxt.token_type == TokenType.L_PAREN:
+                    pass  # handled as a function below
+                else:
+                    raise LiteDatabaseError(
+                        933, f"{construct} is not Oracle SQL", f"use {oracle_form}")
+            if (nxt is not None and nxt.token_type == TokenType.L_PAREN and text in NON_ORACLE_FUNCTIONS
+                    and not _is_quoted(tok) and not (prev is not None and prev.token_type == TokenType.DOT)):
+                raise LiteDatabaseError(
+                    904, f'"{text}": invalid identifier ({text} is not an Oracle function)',
+                    f"use {NON_ORACLE_FUNCTIONS[text]}")
+            if text == "ROWNUM" and not _is_quoted(tok):
+                raise LiteNotSupportedError("ROWNUM", "use FETCH FIRST n ROWS ONLY (with ORDER BY)")
+        if tok.token_type == TokenType.L_PAREN:
+            depth += 1
+            clause[depth] = ""
+            owner[depth] = prev.text.upper() if prev is not None else ""
+        elif tok.token_type == TokenType.R_PAREN:
+            clause.pop(depth, None)
+            owner.pop(depth, None)
+            depth = max(depth - 1, 0)
+        elif tok.token_type in _CLAUSE_TOKENS:
+            clause[depth] = _CLAUSE_TOKENS[tok.token_type]
+        elif tok.token_type == TokenType.ALIAS and clause.get(depth) == "FROM":
+            raise LiteDatabaseError(
+                933, "SQL command not properly ended (Oracle does not allow AS before a table alias)",
+                "write FROM supplychain.vessels v (no AS); AS is only for column aliases",
+            )
+        prev = tok
+    return tokens
+
+
+def _is_quoted(tok: Token) -> bool:
+    return tok.token_type == TokenType.IDENTIFIER
+
+
+def _in_type_position(prev: Token | None, statement_clause: str, paren_owner: str) -> bool:
+    """A type name follows a column name in CREATE TABLE, or AS inside CAST(... AS type)."""
+    if prev is None:
+        return False
+    if paren_owner == "CAST":
+        return prev.token_type == TokenType.ALIAS
+    return statement_clause == "CREATE" and prev.token_type in (TokenType.VAR, TokenType.IDENTIFIER)

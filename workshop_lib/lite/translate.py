@@ -1,0 +1,823 @@
+"""Oracle SQL -> SQLite SQL: small rewrites over sqlglot's AST.
+
+Each rewrite handles one Oracle construct SQLite lacks (in the spirit of
+sqlglot's own ``transforms`` module). The result is a :class:`Plan`: the
+SQLite text, the bind names, the Oracle types of the result columns, and the
+"slots" whose values the connection computes once per execution with numpy or
+the text index (vector distances to a constant query vector, Oracle Text
+scores) instead of row by row. Plans are cached per statement text by the
+connection; DDL is executed by ddl.py, not here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError
+
+from .catalog import DICTIONARY_TYPES, ColumnType
+from .dialect import Oracle, VectorEmbedding
+from .errors import LiteDatabaseError, LiteNotSupportedError
+
+DICTIONARY_VIEWS = {
+    "DUAL", "ALL_USERS", "ALL_TABLES", "USER_TABLES", "ALL_TAB_COMMENTS", "USER_TAB_COMMENTS",
+    "ALL_COL_COMMENTS", "USER_COL_COMMENTS", "ALL_TAB_COLUMNS", "USER_TAB_COLUMNS",
+    "USER_MINING_MODELS", "ALL_MINING_MODELS", "USER_INDEXES", "ALL_INDEXES",
+}
+
+METRICS = {"COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "L2", "L2_SQUARED", "DOT", "MANHATTAN", "L1"}
+
+# Oracle functions that SQLite has under the same name and meaning.
+_NATIVE = {
+    "ABS", "CEIL", "FLOOR", "LENGTH", "LOWER", "UPPER", "LTRIM", "RTRIM", "TRIM", "REPLACE",
+    "SUBSTR", "ROUND", "SQRT", "EXP", "LN", "LOG", "POWER", "SIGN", "SIN", "COS", "TAN",
+    "COUNT", "SUM", "AVG", "MIN", "MAX", "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE", "LAG", "LEAD",
+    "FIRST_VALUE", "LAST_VALUE", "COALESCE", "NULLIF", "CUME_DIST", "PERCENT_RANK",
+}
+
+# Anonymous Oracle function -> lite SQLite function
+_RENAMES = {
+    "VECTOR_DISTANCE": "ora_vector_distance", "TO_VECTOR": "ora_to_vector", "VECTOR": "ora_to_vector",
+    "VECTOR_DIMENSION_COUNT": "ora_vector_dims", "VECTOR_NORM": "ora_vector_norm",
+    "SDO_GEOMETRY": "ora_sdo_geometry", "SDO_POINT_TYPE": "ora_sdo_point",
+    "SDO_WITHIN_DISTANCE": "ora_sdo_within_distance", "TRUNC": "ora_trunc",
+    "COSINE_DISTANCE": None, "INNER_PRODUCT": None,
+}
+_DOTTED = {("DBMS_LOB", "SUBSTR"): "ora_lob_substr", ("DBMS_LOB", "GETLENGTH"): "length",
+           ("SDO_GEOM", "SDO_DISTANCE"): "ora_sdo_distance"}
+
+# Result types of functions (for value conversion)
+_FUNC_TYPES = {
+    "ora_vector_distance": "BINARY_DOUBLE", "ora_vector_norm": "BINARY_DOUBLE", "ora_to_vector": "VECTOR",
+    "ora_vector_embedding": "VECTOR", "ora_sdo_geometry": "SDO_GEOMETRY", "ora_sdo_distance": "NUMBER",
+    "ora_sdo_within_distance": "VARCHAR2", "ora_lob_substr": "VARCHAR2", "ora_json_value": "VARCHAR2",
+    "ora_to_date": "DATE", "ora_to_timestamp": "TIMESTAMP", "ora_sysdate": "DATE",
+    "ora_systimestamp": "TIMESTAMP", "ora_to_char": "VARCHAR2", "ora_vd_lookup": "BINARY_DOUBLE",
+    "ora_ctx_score": "NUMBER", "ora_vector_dims": "NUMBER",
+    # the same functions under their Oracle names (types are inferred on the untranslated tree)
+    "vector_distance": "BINARY_DOUBLE", "to_vector": "VECTOR", "vector": "VECTOR", "score": "NUMBER",
+    "sdo_geometry": "SDO_GEOMETRY", "sdo_within_distance": "VARCHAR2", "vector_norm": "BINARY_DOUBLE",
+    "vector_dimension_count": "NUMBER",
+}
+
+
+@dataclass
+class VectorSlot:
+    """VECTOR_DISTANCE(<table column>, <row-constant vector>, metric), computed with numpy."""
+
+    slot: int
+    owner: str
+    table: str
+    column: str
+    query_sql: str          # SQLite expression yielding the query vector (binds allowed)
+    metric: str
+
+
+@dataclass
+class TextSlot:
+    """CONTAINS(<indexed column>, <row-constant query>, label), answered by the text index."""
+
+    slot: int
+    owner: str
+    table: str
+    column: str
+    query_sql: str
+    label: int | None
+
+
+@dataclass
+class EmbedPrefetch:
+    """Texts that VECTOR_EMBEDDING will see, gathered up front so the model runs in batches."""
+
+    model: str
+    bind: str | None = None          # the input is this bind variable
+    query_sql: str | None = None     # or: SQLite SELECT returning the inputs
+
+
+@dataclass
+class Plan:
+    """A translated statement, ready for the connection to run."""
+
+    kind: str                                   # SELECT | INSERT | UPDATE | DELETE | MERGE
+    sql: list[str]                              # SQLite statements (MERGE needs two)
+    binds: list[str]                            # bind names (upper case), order of first use
+    columns: list[tuple[str, str | None]] = field(default_factory=list)  # (name, type class)
+    target: tuple[str, str] | None = None       # (owner, table) written by DML
+    vector_slots: list[VectorSlot] = field(default_factory=list)
+    text_slots: list[TextSlot] = field(default_factory=list)
+    prefetch: list[EmbedPrefetch] = field(default_factory=list)
+    star: bool = False                          # names come from SQLite's description
+
+
+class Context:
+    """What the translator needs to know about the database (supplied by the connection)."""
+
+    def __init__(self, user: str, columns_of: Callable[[str, str], dict[str, ColumnType]],
+                 text_index_on: Callable[[str, str, str], bool], next_slot: Callable[[], int]):
+        self.user = user
+        self.columns_of = columns_of
+        self.text_index_on = text_index_on
+        self.next_slot = next_slot
+
+
+_NUMERIC_BIND = re.compile(r"(?<![\w:]):(\d+)\b")
+NUMERIC_BIND_PREFIX = "P__"
+
+
+def _name_numeric_binds(sql: str) -> str:
+    """Oracle allows ``:1``-style binds; sqlglot does not, so they become ``:P__1`` (outside literals)."""
+    from .guard import _strip_strings
+
+    masked = _strip_strings(sql)
+    if not _NUMERIC_BIND.search(masked):
+        return sql
+    out, last = [], 0
+    for match in _NUMERIC_BIND.finditer(masked):
+        out.append(sql[last:match.start()])
+        out.append(f":{NUMERIC_BIND_PREFIX}{match.group(1)}")
+        last = match.end()
+    out.append(sql[last:])
+    return "".join(out)
+
+
+def parse(sql: str) -> exp.Expression:
+    """Parse one Oracle statement (ORA-00900/00933 style errors on failure)."""
+    sql = _name_numeric_binds(sql)
+    try:
+        statements = sqlglot.parse(sql, dialect=Oracle)
+    except ParseError as exc:
+        first = exc.errors[0] if exc.errors else {}
+        where = f" at line {first.get('line')}, column {first.get('col')}" if first else ""
+        desc = first.get("description", str(exc)) if first else str(exc)
+        raise LiteDatabaseError(933, f"SQL command not properly ended or invalid{where}: {desc}") from None
+    statements = [s for s in statements if s is not None]
+    if len(statements) != 1:
+        raise LiteDatabaseError(933, "SQL command not properly ended: execute() runs one statement at a time",
+                                "split the text and call execute() for each statement")
+    return statements[0]
+
+
+def name_of(ident: exp.Expression | str | None) -> str:
+    """Oracle name resolution: unquoted identifiers are upper-cased, quoted ones kept."""
+    if ident is None:
+        return ""
+    if isinstance(ident, str):
+        return ident.upper()
+    if isinstance(ident, exp.Identifier):
+        return ident.this if ident.quoted else ident.this.upper()
+    return ident.name.upper()
+
+
+def table_ref(table: exp.Table, user: str) -> tuple[str, str]:
+    """(owner, table) named by a Table node; unqualified means the current user's schema."""
+    owner = name_of(table.args.get("db")) if table.args.get("db") else user
+    return owner, name_of(table.this)
+
+
+# --------------------------------------------------------------------------- scopes
+
+@dataclass
+class Source:
+    """One FROM item: a base table (owner, table) or a derived table with typed columns."""
+
+    owner: str | None
+    table: str | None
+    columns: list[tuple[str, str | None]]
+
+
+class Scope:
+    """Aliases visible in one SELECT, with CTEs of enclosing WITH clauses."""
+
+    def __init__(self, ctx: Context, ctes: dict[str, Source]):
+        self.ctx = ctx
+        self.ctes = ctes
+        self.sources: dict[str, Source] = {}
+        self.order: list[str] = []
+
+    def add(self, alias: str, source: Source) -> None:
+        self.sources[alias] = source
+        self.order.append(alias)
+
+    def resolve(self, column: exp.Column) -> tuple[Source | None, str]:
+        name = name_of(column.this)
+        qualifier = name_of(column.args.get("table")) if column.args.get("table") else None
+        if qualifier:
+            return self.sources.get(qualifier), name
+        for alias in self.order:
+            src = self.sources[alias]
+            if any(c == name for c, _ in src.columns):
+                return src, name
+        return None, name
+
+
+def _source_for_table(ctx: Context, table: exp.Table, ctes: dict[str, Source]) -> Source:
+    owner, name = table_ref(table, ctx.user)
+    if not table.args.get("db") and name in ctes:
+        return ctes[name]
+    if not table.args.get("db") and name in DICTIONARY_VIEWS or owner == "SYS":
+        return Source(None, None, [])
+    cols = ctx.columns_of(owner, name)
+    return Source(owner, name, [(c, t.type_class) for c, t in cols.items()])
+
+
+def build_scope(ctx: Context, select: exp.Select, ctes: dict[str, Source]) -> Scope:
+    """The aliases of ``select``'s FROM and JOIN items."""
+    scope = Scope(ctx, ctes)
+    items = []
+    if select.args.get("from_"):
+        items.append(select.args["from_"].this)
+    for join in select.args.get("joins") or []:
+        items.append(join.this)
+    for item in items:
+        if isinstance(item, exp.Table):
+            source = _source_for_table(ctx, item, ctes)
+            alias = name_of(item.args["alias"].this) if item.args.get("alias") else name_of(item.this)
+            scope.add(alias, source)
+        elif isinstance(item, exp.Subquery):
+            inner = item.this
+            cols = output_columns(ctx, inner, ctes)
+            alias = name_of(item.args["alias"].this) if item.args.get("alias") else f"__SUB{len(scope.order)}"
+            scope.add(alias, Source(None, None, cols))
+    return scope
+
+
+def cte_sources(ctx: Context, query: exp.Expression, outer: dict[str, Source]) -> dict[str, Source]:
+    """CTE name -> Source for the WITH clause of ``query`` (each CTE sees the earlier ones)."""
+    ctes = dict(outer)
+    with_ = query.args.get("with_")
+    if with_:
+        for cte in with_.expressions:
+            ctes[name_of(cte.args["alias"].this)] = Source(None, None, output_columns(ctx, cte.this, ctes))
+    return ctes
+
+
+def output_columns(ctx: Context, query: exp.Expression, outer: dict[str, Source] | None = None
+                   ) -> list[tuple[str, str | None]]:
+    """(Oracle column name, type class) of each column ``query`` returns."""
+    outer = outer or {}
+    if isinstance(query, exp.Subquery):
+        return output_columns(ctx, query.this, outer)
+    if isinstance(query, exp.SetOperation):
+        return output_columns(ctx, query.this, cte_sources(ctx, query, outer))
+    if not isinstance(query, exp.Select):
+        return []
+    ctes = cte_sources(ctx, query, outer)
+    scope = build_scope(ctx, query, ctes)
+    out: list[tuple[str, str | None]] = []
+    for proj in query.expressions:
+        if isinstance(proj, exp.Star):
+            for alias in scope.order:
+                out.extend(scope.sources[alias].columns)
+        elif isinstance(proj, exp.Column) and isinstance(proj.this, exp.Star):
+            src = scope.sources.get(name_of(proj.args.get("table")))
+            out.extend(src.columns if src else [])
+        else:
+            out.append((column_name(proj), infer_type(proj, scope)))
+    return out
+
+
+def column_name(proj: exp.Expression) -> str:
+    """The name Oracle reports in cursor.description for a select-list item."""
+    if isinstance(proj, exp.Alias):
+        return name_of(proj.args["alias"])
+    if isinstance(proj, exp.Column):
+        return name_of(proj.this)
+    text = proj.sql(dialect=Oracle)
+    return re.sub(r"\s+", "", text).upper()
+
+
+def infer_type(node: exp.Expression, scope: Scope) -> str | None:
+    """The Oracle type class of an expression, following columns through aliases and CTEs."""
+    if isinstance(node, (exp.Alias, exp.Paren)):
+        return infer_type(node.this, scope)
+    if isinstance(node, exp.Column):
+        src, name = scope.resolve(node)
+        if src is None:
+            return DICTIONARY_TYPES.get(name)
+        for col, typ in src.columns:
+            if col == name:
+                return typ
+        return None
+    if isinstance(node, exp.Literal):
+        return "VARCHAR2" if node.is_string else "NUMBER"
+    if isinstance(node, (exp.Coalesce,)):
+        for arg in [node.this, *node.expressions]:
+            typ = infer_type(arg, scope)
+            if typ:
+                return typ
+        return None
+    if isinstance(node, exp.Case):
+        for branch in node.args.get("ifs") or []:
+            typ = infer_type(branch.args["true"], scope)
+            if typ:
+                return typ
+        return infer_type(node.args["default"], scope) if node.args.get("default") else None
+    if isinstance(node, exp.Cast):
+        text = node.args["to"].sql(dialect=Oracle).upper()
+        if text.startswith(("NUMBER", "INT", "DECIMAL", "FLOAT")):
+            return "NUMBER"
+        if text.startswith(("VARCHAR", "CHAR", "CLOB")):
+            return "VARCHAR2"
+        if text.startswith("DATE"):
+            return "DATE"
+        if text.startswith("TIMESTAMP"):
+            return "TIMESTAMP"
+        return None
+    if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Anonymous):
+        key = (name_of(node.this), node.expression.name.upper())
+        return {"ora_lob_substr": "VARCHAR2", "length": "NUMBER", "ora_sdo_distance": "NUMBER"}.get(
+            _DOTTED.get(key, ""), None)
+    if isinstance(node, (exp.Count, exp.RowNumber, exp.Sum, exp.Avg, exp.Binary)) and not isinstance(
+            node, (exp.DPipe, exp.Connector, exp.Predicate)):
+        return "NUMBER"
+    if isinstance(node, exp.Window):
+        return infer_type(node.this, scope)
+    if isinstance(node, (exp.Min, exp.Max)):
+        return infer_type(node.this, scope)
+    if isinstance(node, exp.DPipe):
+        return "VARCHAR2"
+    if isinstance(node, VectorEmbedding):
+        return "VECTOR"
+    if isinstance(node, (exp.StrToDate, exp.CurrentTimestamp)):
+        return "DATE" if not isinstance(node, exp.CurrentTimestamp) or node.args.get("sysdate") else "TIMESTAMP"
+    if isinstance(node, (exp.Systimestamp, exp.StrToTime)):
+        return "TIMESTAMP"
+    if isinstance(node, (exp.JSONValue, exp.ToChar, exp.TimeToStr, exp.Pad)):
+        return "VARCHAR2"
+    if isinstance(node, exp.Anonymous):
+        name = node.name.lower()
+        if name in _FUNC_TYPES:
+            return _FUNC_TYPES[name]
+        if name in ("rank", "dense_rank", "ntile"):
+            return "NUMBER"
+    if isinstance(node, (exp.Upper, exp.Lower, exp.Substring, exp.Trim, exp.GroupConcat)):
+        return "VARCHAR2"
+    if isinstance(node, (exp.Round, exp.Abs, exp.Length, exp.Mod)):
+        return "NUMBER"
+    return None
+
+
+# --------------------------------------------------------------------------- rewrites
+
+def _anon(name: str, *args: exp.Expression) -> exp.Anonymous:
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def _bottom_up(tree: exp.Expression, fn: Callable[[exp.Expression], exp.Expression]) -> exp.Expression:
+    """Apply ``fn`` to every node, children before parents, so rewrites nest (unlike a pruned pre-order walk)."""
+    root = tree
+    for node in reversed(list(tree.walk(bfs=False))):
+        new = fn(node)
+        if new is not node:
+            if node is root:
+                root = new
+            else:
+                node.replace(new)
+    return root
+
+
+def _has_column(node: exp.Expression) -> bool:
+    return any(True for _ in node.find_all(exp.Column))
+
+
+def _string(node: exp.Expression) -> exp.Expression:
+    """Metric / model names are written as identifiers in Oracle; pass them as text."""
+    if isinstance(node, exp.Column) and not node.args.get("table"):
+        return exp.Literal.string(name_of(node.this))
+    return node
+
+
+class Translator:
+    """Translate one parsed Oracle statement into a Plan."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.vector_slots: list[VectorSlot] = []
+        self.text_slots: list[TextSlot] = []
+        self.prefetch: list[EmbedPrefetch] = []
+        self.labels: dict[int, TextSlot] = {}
+
+    # -- entry point
+    def plan(self, tree: exp.Expression) -> Plan:
+        if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
+            return self._plan_query(tree)
+        if isinstance(tree, exp.Insert):
+            return self._plan_insert(tree)
+        if isinstance(tree, exp.Update):
+            return self._plan_update(tree)
+        if isinstance(tree, exp.Delete):
+            return self._plan_delete(tree)
+        if isinstance(tree, exp.Merge):
+            return self._plan_merge(tree)
+        raise LiteNotSupportedError(f"{type(tree).__name__.upper()} statements")
+
+    def _finish(self, kind: str, sql: list[str], tree: exp.Expression, **kw: object) -> Plan:
+        binds: list[str] = []
+        for ph in tree.find_all(exp.Placeholder):
+            name = ph.name.upper()
+            if name and name not in binds:
+                binds.append(name)
+        return Plan(kind, sql, binds, vector_slots=self.vector_slots, text_slots=self.text_slots,
+                    prefetch=self.prefetch, **kw)  # type: ignore[arg-type]
+
+    def _plan_query(self, tree: exp.Expression) -> Plan:
+        columns = output_columns(self.ctx, tree)
+        star = any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star))
+                   for s in tree.find_all(exp.Select) if s is tree or s.parent is None for p in s.expressions)
+        out = self.rewrite(tree.copy())
+        return self._finish("SELECT", [self._sqlite(out)], tree, columns=columns, star=star)
+
+    # -- DML
+    def _target(self, table: exp.Table) -> tuple[str, str, dict[str, ColumnType]]:
+        owner, name = table_ref(table, self.ctx.user)
+        cols = self.ctx.columns_of(owner, name)
+        if not cols:
+            raise LiteDatabaseError(942, f'table or view "{owner}"."{name}" does not exist')
+        return owner, name, cols
+
+    def _coerce(self, value: exp.Expression, ctype: ColumnType | None) -> exp.Expression:
+        """Wrap a value written to a JSON/VECTOR column so it is validated and stored canonically."""
+        if ctype is None:
+            return value
+        if ctype.type_class == "JSON":
+            if isinstance(value, exp.Anonymous) and value.name.upper() == "JSON":
+                value = value.expressions[0]
+            return _anon("ora_json_text", value)
+        if ctype.type_class == "VECTOR":
+            return _anon("ora_to_vector", value)
+        return value
+
+    def _plan_insert(self, tree: exp.Insert) -> Plan:
+        target = tree.this
+        schema_cols: list[str] | None = None
+        if isinstance(target, exp.Schema):
+            schema_cols = [name_of(c) for c in target.expressions]
+            table = target.this
+        else:
+            table = target
+        owner, name, cols = self._target(table)
+        names = schema_cols or list(cols)
+        for col in names:
+            if col not in cols:
+                raise LiteDatabaseError(904, f'"{col}": invalid identifier')
+        tree = tree.copy()
+        source = tree.expression
+        if isinstance(source, exp.Values):
+            for row in source.expressions:
+                values = row.expressions
+                if len(values) != len(names):
+                    raise LiteDatabaseError(913 if len(values) > len(names) else 947,
+                                            "too many values" if len(values) > len(names) else "not enough values")
+                for i, value in enumerate(values):
+                    value.replace(self._coerce(value.copy(), cols.get(names[i])))
+        elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
+            select = source.this if isinstance(source, exp.Subquery) else source
+            if isinstance(select, exp.Select):
+                for i, proj in enumerate(select.expressions):
+                    if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in ("JSON", "VECTOR"):
+                        inner = proj.this if isinstance(proj, exp.Alias) else proj
+                        inner.replace(self._coerce(inner.copy(), cols[names[i]]))
+        self._qualify_target(table, owner, name)
+        out = self.rewrite(tree)
+        return self._finish("INSERT", [self._sqlite(out)], tree, target=(owner, name))
+
+    def _plan_update(self, tree: exp.Update) -> Plan:
+        owner, name, cols = self._target(tree.this)
+        tree = tree.copy()
+        for assign in tree.expressions:
+            col = name_of(assign.this.this if isinstance(assign.this, exp.Column) else assign.this)
+            if col not in cols:
+                raise LiteDatabaseError(904, f'"{col}": invalid identifier')
+            assign.set("expression", self._coerce(assign.expression, cols[col]))
+            if isinstance(assign.this, exp.Column) and assign.this.args.get("table"):
+                assign.this.set("table", None)
+        self._qualify_target(tree.this, owner, name)
+        out = self.rewrite(tree)
+        return self._finish("UPDATE", [self._sqlite(out)], tree, target=(owner, name))
+
+    def _plan_delete(self, tree: exp.Delete) -> Plan:
+        owner, name, _ = self._target(tree.this)
+        tree = tree.copy()
+        self._qualify_target(tree.this, owner, name)
+        out = self.rewrite(tree)
+        return self._finish("DELETE", [self._sqlite(out)], tree, target=(owner, name))
+
+    def _plan_merge(self, tree: exp.Merge) -> Plan:
+        """MERGE = UPDATE ... FROM for matched rows, then INSERT ... SELECT for the rest."""
+        target = tree.this
+        owner, name, cols = self._target(target)
+        t_alias = name_of(target.args["alias"].this) if target.args.get("alias") else name
+        using = tree.args["using"]
+        on = tree.args["on"]
+        if isinstance(on, exp.Paren):
+            on = on.this
+        s_alias = name_of(using.args["alias"].this) if using.args.get("alias") else (
+            name_of(using.this) if isinstance(using, exp.Table) else "S")
+        source_sql = self._sqlite(self.rewrite(using.copy())) if isinstance(using, exp.Subquery) else None
+        if isinstance(using, exp.Table):
+            s_owner, s_name = table_ref(using, self.ctx.user)
+            source_sql = f'"{s_owner}"."{s_name}"'
+        else:
+            source_sql = re.sub(r"\s+AS\s+\S+$", "", source_sql or "")
+        statements: list[str] = []
+        whens = tree.args["whens"].expressions if tree.args.get("whens") else []
+        qualified = f'"{owner}"."{name}"'
+        for when in whens:
+            then = when.args["then"]
+            matched = when.args.get("matched")
+            condition = when.args.get("condition")
+            if matched and isinstance(then, exp.Update):
+                sets = []
+                for assign in then.expressions:
+                    col = name_of(assign.this.this if isinstance(assign.this, exp.Column) else assign.this)
+                    value = self._coerce(assign.expression.copy(), cols.get(col))
+                    sets.append(f'"{col}" = {self._sqlite(self.rewrite(value))}')
+                on_sql = self._sqlite(self.rewrite(on.copy()))
+                extra = f" AND ({self._sqlite(self.rewrite(condition.copy()))})" if condition else ""
+                statements.append(
+                    f"UPDATE {qualified} AS \"{t_alias}\" SET {', '.join(sets)} "
+                    f"FROM {source_sql} AS \"{s_alias}\" WHERE {on_sql}{extra}")
+            elif not matched and isinstance(then, exp.Insert):
+                names = [name_of(c) for c in then.this.expressions] if isinstance(then.this, exp.Tuple) or (
+                    then.this is not None and hasattr(then.this, "expressions") and then.this.expressions) else list(cols)
+                values = then.expression.expressions if isinstance(then.expression, exp.Tuple) else [then.expression]
+                vals = [self._sqlite(self.rewrite(self._coerce(v.copy(), cols.get(names[i]))))
+                        for i, v in enumerate(values)]
+                on_sql = self._sqlite(self.rewrite(on.copy()))
+                col_list = ", ".join(f'"{n}"' for n in names)
+                statements.append(
+                    f"INSERT INTO {qualified} ({col_list}) SELECT {', '.join(vals)} FROM {source_sql} AS \"{s_alias}\" "
+                    f"WHERE NOT EXISTS (SELECT 1 FROM {qualified} AS \"{t_alias}\" WHERE {on_sql})")
+            else:
+                raise LiteNotSupportedError("this MERGE clause (lite supports WHEN MATCHED THEN UPDATE "
+                                            "and WHEN NOT MATCHED THEN INSERT)")
+        return self._finish("MERGE", statements, tree, target=(owner, name))
+
+    def _qualify_target(self, table: exp.Table, owner: str, name: str) -> None:
+        table.set("db", exp.to_identifier(owner, quoted=True))
+        table.set("this", exp.to_identifier(name, quoted=True))
+
+    # -- expression rewrites
+    def rewrite(self, tree: exp.Expression) -> exp.Expression:
+        """Apply every rewrite to ``tree`` (in place where possible) and return it."""
+        self._rewrite_special(tree)   # needs the original table names for scopes
+        self._rewrite_tables(tree)
+        return _bottom_up(tree, self._rewrite_node)
+
+    def _rewrite_tables(self, tree: exp.Expression) -> None:
+        cte_names: set[str] = set()
+        for with_ in tree.find_all(exp.With):
+            for cte in with_.expressions:
+                cte_names.add(name_of(cte.args["alias"].this))
+        for table in list(tree.find_all(exp.Table)):
+            if not isinstance(table.this, exp.Identifier):
+                continue
+            name = name_of(table.this)
+            db = name_of(table.args.get("db")) if table.args.get("db") else None
+            if db in (None, "SYS") and name in DICTIONARY_VIEWS:
+                table.set("db", None)
+                table.set("this", exp.to_identifier(name, quoted=True))
+                continue
+            if db is None and name in cte_names:
+                continue
+            owner = db or self.ctx.user
+            table.set("db", exp.to_identifier("main" if owner == self.ctx.user else owner, quoted=False))
+            table.set("this", exp.to_identifier(name, quoted=True))
+
+    def _column_source(self, column: exp.Column) -> tuple[str, str, str, str] | None:
+        """(owner, table, column, alias) of a base-table column, for the slot rewrites."""
+        select = column.find_ancestor(exp.Select)
+        if select is None:
+            return None
+        scope = build_scope(self.ctx, select, {})
+        src, name = scope.resolve(column)
+        if src is None or src.owner is None:
+            return None
+        qualifier = name_of(column.args.get("table")) if column.args.get("table") else None
+        if qualifier is None:
+            for alias in scope.order:
+                if scope.sources[alias] is src:
+                    qualifier = alias
+        return src.owner, src.table or "", name, qualifier or ""
+
+    def _rewrite_special(self, tree: exp.Expression) -> None:
+        """Slot rewrites that need scope information (run before tables are renamed in output)."""
+        for node in list(tree.find_all(exp.Anonymous)):
+            fname = node.name.upper()
+            if fname == "VECTOR_DISTANCE":
+                self._vector_distance(node)
+        for node in list(tree.find_all(exp.Contains)):
+            self._contains(node)
+        for node in list(tree.find_all(exp.Anonymous)):
+            if node.name.upper() == "SCORE":
+                self._score(node)
+        for node in list(tree.find_all(VectorEmbedding)):
+            self._embedding_prefetch(node)
+
+    def _vector_distance(self, node: exp.Anonymous) -> None:
+        args = node.expressions
+        if len(args) < 2:
+            raise LiteDatabaseError(938, "not enough arguments for function VECTOR_DISTANCE")
+        metric = name_of(args[2]) if len(args) > 2 else "COSINE"
+        if metric not in METRICS:
+            raise LiteDatabaseError(904, f'"{metric}": invalid identifier (VECTOR_DISTANCE metric)',
+                                    "use COSINE, EUCLIDEAN, EUCLIDEAN_SQUARED, DOT or MANHATTAN")
+        for col_side, const_side in ((args[0], args[1]), (args[1], args[0])):
+            if isinstance(col_side, exp.Column) and not _has_column(const_side):
+                ref = self._column_source(col_side)
+                if ref is None:
+                    continue
+                owner, table, column, alias = ref
+                slot = VectorSlot(self.ctx.next_slot(), owner, table, column,
+                                  self._sqlite(self.rewrite(const_side.copy())), metric)
+                self.vector_slots.append(slot)
+                rowid = exp.Column(this=exp.to_identifier("rowid"), table=exp.to_identifier(alias, quoted=True))
+                node.replace(_anon("ora_vd_lookup", exp.Literal.number(slot.slot), rowid))
+                return
+        node.set("expressions", [args[0], args[1], exp.Literal.string(metric)])
+
+    def _contains(self, node: exp.Contains) -> None:
+        column = node.this
+        query = node.expression
+        label = None
+        label_node = node.args.get("json_scope")  # sqlglot keeps CONTAINS' third argument here
+        if label_node is not None:
+            if not (isinstance(label_node, exp.Literal) and not label_node.is_string):
+                raise LiteDatabaseError(29907, "found duplicate or invalid labels in primary invocations",
+                                        "the CONTAINS label is a number literal: CONTAINS(col, :kw, 1)")
+            label = int(label_node.this)
+        if not isinstance(column, exp.Column):
+            raise LiteNotSupportedError("CONTAINS on an expression", "CONTAINS takes an indexed column")
+        ref = self._column_source(column)
+        if ref is None:
+            raise LiteDatabaseError(20000, "Oracle Text error: DRG-10599: column is not indexed",
+                                    "CONTAINS needs a column of a table with a CTXSYS.CONTEXT index")
+        owner, table, col, alias = ref
+        if not self.ctx.text_index_on(owner, table, col):
+            raise LiteDatabaseError(
+                20000, f"Oracle Text error: DRG-10599: column is not indexed ({owner}.{table}.{col})",
+                f"create the index: CREATE INDEX ... ON {table.lower()}({col.lower()}) INDEXTYPE IS CTXSYS.CONTEXT",
+            )
+        if _has_column(query):
+            raise LiteNotSupportedError("a CONTAINS query that depends on other columns",
+                                        "pass the text query as a bind variable: CONTAINS(col, :kw, 1) > 0")
+        slot = TextSlot(self.ctx.next_slot(), owner, table, col, self._sqlite(self.rewrite(query.copy())), label)
+        self.text_slots.append(slot)
+        if label is not None:
+            self.labels[label] = slot
+        rowid = exp.Column(this=exp.to_identifier("rowid"), table=exp.to_identifier(alias, quoted=True))
+        call = _anon("ora_ctx_score", exp.Literal.number(slot.slot), rowid)
+        parent = node.parent
+        # CONTAINS(...) > 0 is by far the usual form: make it an index-driven rowid set.
+        if isinstance(parent, exp.GT) and parent.this is node and isinstance(parent.expression, exp.Literal) \
+                and parent.expression.this == "0":
+            members = exp.select("value").from_(
+                exp.Anonymous(this="json_each", expressions=[_anon("ora_ctx_rowids", exp.Literal.number(slot.slot))]))
+            parent.replace(exp.In(this=rowid.copy(), query=exp.Subquery(this=members)))
+            return
+        node.replace(call)
+
+    def _score(self, node: exp.Anonymous) -> None:
+        args = node.expressions
+        label = int(args[0].this) if args and isinstance(args[0], exp.Literal) else None
+        slot = self.labels.get(label) if label is not None else None
+        if slot is None:
+            raise LiteDatabaseError(29908, f"missing primary invocation for ancillary operator SCORE({label})",
+                                    "SCORE(n) needs a CONTAINS(col, query, n) with the same label n")
+        select = node.find_ancestor(exp.Select)
+        alias = None
+        if select is not None:
+            scope = build_scope(self.ctx, select, {})
+            for name in scope.order:
+                src = scope.sources[name]
+                if src.owner == slot.owner and src.table == slot.table:
+                    alias = name
+        if alias is None:
+            raise LiteNotSupportedError("SCORE outside the query block of its CONTAINS")
+        rowid = exp.Column(this=exp.to_identifier("rowid"), table=exp.to_identifier(alias, quoted=True))
+        node.replace(_anon("ora_ctx_score", exp.Literal.number(slot.slot), rowid))
+
+    def _embedding_prefetch(self, node: VectorEmbedding) -> None:
+        model = name_of(node.this.this if isinstance(node.this, exp.Column) else node.this)
+        data = node.expression
+        if isinstance(data, exp.Placeholder):
+            self.prefetch.append(EmbedPrefetch(model, bind=data.name.upper()))
+            return
+        if not _has_column(data):
+            return  # constant: computed once and cached
+        select = node.find_ancestor(exp.Select)
+        if select is None or select.find_ancestor(exp.Select) is not None:
+            return
+        probe = select.copy()
+        probe.set("expressions", [data.copy()])
+        for key in ("order", "limit", "offset", "group", "having", "distinct", "with_"):
+            probe.set(key, None)
+        with_ = select.find_ancestor(exp.Insert)
+        try:
+            self._rewrite_tables(probe)
+            sql = _bottom_up(probe, self._rewrite_node).sql(dialect="sqlite")
+        except Exception:  # noqa: BLE001 - prefetch is only an optimisation
+            return
+        del with_
+        self.prefetch.append(EmbedPrefetch(model, query_sql=sql))
+
+    def _rewrite_node(self, node: exp.Expression) -> exp.Expression:
+        if isinstance(node, VectorEmbedding):
+            model = name_of(node.this.this if isinstance(node.this, exp.Column) else node.this)
+            return _anon("ora_vector_embedding", exp.Literal.string(model), node.expression)
+        if isinstance(node, exp.Placeholder):
+            return exp.Placeholder(this=node.name.upper())
+        if isinstance(node, exp.Anonymous):
+            return self._anonymous(node)
+        if isinstance(node, exp.Dot) and isinstance(node.this, exp.Identifier) and isinstance(
+                node.expression, exp.Anonymous):
+            key = (name_of(node.this), node.expression.name.upper())
+            if key in _DOTTED:
+                return _anon(_DOTTED[key], *node.expression.expressions)
+            raise LiteNotSupportedError(f"{key[0]}.{key[1]}")
+        if isinstance(node, exp.JSONValue):
+            path = node.args.get("path")
+            path_text = path.sql(dialect=Oracle).strip("'") if path is not None else "$"
+            call = _anon("ora_json_value", node.this, exp.Literal.string(path_text))
+            returning = node.args.get("returning")
+            if isinstance(returning, exp.Expression) and returning.sql(dialect=Oracle).upper().startswith(("NUMBER", "DECIMAL")):
+                return exp.Cast(this=call, to=exp.DataType.build("DOUBLE"))
+            return call
+        if isinstance(node, exp.CurrentTimestamp):
+            return _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp")
+        if isinstance(node, exp.Systimestamp):
+            return _anon("ora_systimestamp")
+        if isinstance(node, exp.StrToDate):
+            return _anon("ora_to_date", node.this, *( [node.args["format"]] if node.args.get("format") else []))
+        if isinstance(node, exp.StrToTime):
+            return _anon("ora_to_timestamp", node.this, *([node.args["format"]] if node.args.get("format") else []))
+        if isinstance(node, (exp.ToChar, exp.TimeToStr)):
+            fmt = node.args.get("format")
+            return _anon("ora_to_char", node.this, *([fmt] if fmt is not None else []))
+        if isinstance(node, exp.Pad):
+            fn = "ora_lpad" if node.args.get("is_left") else "ora_rpad"
+            args = [node.this, node.expression] + ([node.args["fill_pattern"]] if node.args.get("fill_pattern") else [])
+            return _anon(fn, *args)
+        if isinstance(node, exp.StrPosition):
+            args = [node.this, node.args["substr"]]
+            if node.args.get("position"):
+                args.append(node.args["position"])
+            if node.args.get("occurrence"):
+                args.append(node.args["occurrence"])
+            return _anon("ora_instr", *args)
+        if isinstance(node, exp.Extract):
+            unit = node.this.name.upper()
+            fmt = {"YEAR": "%Y", "MONTH": "%m", "DAY": "%d", "HOUR": "%H", "MINUTE": "%M", "SECOND": "%S"}.get(unit)
+            if fmt is None:
+                raise LiteNotSupportedError(f"EXTRACT({unit} FROM ...)")
+            return exp.Cast(this=_anon("strftime", exp.Literal.string(fmt), node.expression),
+                            to=exp.DataType.build("INT"))
+        if isinstance(node, exp.GroupConcat):
+            inner = node.this
+            if isinstance(inner, exp.Order):
+                inner = inner.this  # SQLite 3.40 has no ORDER BY inside aggregates
+            sep = node.args.get("separator") or exp.Literal.string("")
+            return exp.GroupConcat(this=inner, separator=sep)
+        if isinstance(node, exp.Contains):
+            raise LiteNotSupportedError("CONTAINS here")
+        if isinstance(node, (exp.DateTrunc, exp.TimestampTrunc)):
+            return _anon("ora_trunc", node.this)
+        if isinstance(node, exp.Literal) and node.is_string and node.this == "":
+            return exp.Null()
+        return node
+
+    def _anonymous(self, node: exp.Anonymous) -> exp.Expression:
+        fname = node.name.upper()
+        if fname.startswith("ORA_") or fname in ("JSON_EACH",) or fname.upper() == "STRFTIME":
+            return node
+        if fname in _RENAMES:
+            target = _RENAMES[fname]
+            if target is None:
+                raise LiteNotSupportedError(fname, "use VECTOR_DISTANCE(a, b, COSINE) or DOT")
+            args = list(node.expressions)
+            if fname == "VECTOR_DISTANCE" and len(args) > 2:
+                args[2] = exp.Literal.string(name_of(args[2]))
+            if fname in ("TO_VECTOR", "VECTOR"):
+                args = args[:1]
+            return _anon(target, *args)
+        if fname == "SCORE":
+            raise LiteDatabaseError(29908, "missing primary invocation for ancillary operator SCORE")
+        if fname == "JSON":
+            return _anon("ora_json_text", *node.expressions)
+        if fname in _NATIVE:
+            return node
+        raise LiteDatabaseError(904, f'"{fname}": invalid identifier',
+                                "this function is not Oracle SQL, or not one the lite backend implements")
+
+    def _sqlite(self, tree: exp.Expression) -> str:
+        return tree.sql(dialect="sqlite")
+
+
+def translate(sql: str, ctx: Context) -> Plan:
+    """Parse and translate one Oracle DML/query statement into a Plan."""
+    tree = parse(sql)
+    return Translator(ctx).plan(tree)
