@@ -1,0 +1,144 @@
+"""The ``workshop`` command: setup, doctor, model, seed, grade, provision, release.
+
+Each subcommand is a thin wrapper over a library function so that notebooks,
+tests and CI call the same code the command line does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from .config import load_settings
+from .errors import WorkshopError
+
+
+def _cmd_setup(args: argparse.Namespace) -> int:
+    settings = load_settings(backend=args.backend)
+    if settings.backend == "oracle":
+        from .oracle.bootstrap import bootstrap
+
+        bootstrap(settings, echo=print)
+        return 0
+    from .workshop import start
+
+    ws = start(settings=settings, upto=args.upto)
+    print(f"lite workshop ready in {settings.home}")
+    print(ws.describe())
+    return 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    settings = load_settings(backend=args.backend)
+    from .oracle.doctor import run_doctor
+
+    report = run_doctor(settings, settings.backend)
+    if args.json:
+        print(report.to_json())
+    else:
+        print(report.to_text() if hasattr(report, "to_text") else report)
+    return 0 if report.ok else 1
+
+
+def _cmd_model(args: argparse.Namespace) -> int:
+    settings = load_settings(backend=args.backend)
+    from .embedding import ensure_model
+
+    built = ensure_model(settings, force=args.force) if args.force else ensure_model(settings)
+    print(f"model: {built.path}")
+    print(f"sha256: {built.sha256}")
+    if args.action == "load":
+        from .workshop import start
+
+        ws = start(settings=settings, upto="connect")
+        ws.ensure_model(force=args.force)
+        print(f"loaded as {ws.embed_model}")
+    return 0
+
+
+def _cmd_seed(args: argparse.Namespace) -> int:
+    settings = load_settings(backend=args.backend)
+    from .workshop import start
+
+    ws = start(settings=settings, upto="connect")
+    report = ws.seed()
+    print(report)
+    return 0
+
+
+def _cmd_grade(args: argparse.Namespace) -> int:
+    from .grading import grade_command
+
+    return grade_command(args.submissions, fail_under=args.fail_under, csv_path=args.csv)
+
+
+def _cmd_provision(args: argparse.Namespace) -> int:
+    settings = load_settings(backend="oracle")
+    from .oracle.provision import connection_sheet, provision_learners
+
+    accounts = provision_learners(settings, args.learners, prefix=args.prefix)
+    sheet = connection_sheet(accounts)
+    if args.sheet:
+        with open(args.sheet, "w", encoding="utf-8") as handle:
+            handle.write(sheet)
+        print(f"connection sheet written to {args.sheet} ({len(accounts)} learners)")
+    else:
+        print(sheet)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and docs)."""
+    parser = argparse.ArgumentParser(prog="workshop", description="Oracle AI Database retrieval workshop")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("setup", help="build the model and bring the backend up to date (idempotent)")
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p.add_argument("--upto", default="scan", choices=["connect", "model", "seed", "memory", "scan"],
+                   help="how far to prepare (lite)")
+    p.set_defaults(func=_cmd_setup)
+
+    p = sub.add_parser("doctor", help="check the environment and say how to fix what is wrong")
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p.add_argument("--json", action="store_true", help="machine-readable report (for instructors)")
+    p.set_defaults(func=_cmd_doctor)
+
+    p = sub.add_parser("model", help="build (and load) the ONNX embedding model")
+    p.add_argument("action", choices=["build", "load"])
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p.add_argument("--force", action="store_true", help="rebuild / reload even when current")
+    p.set_defaults(func=_cmd_model)
+
+    p = sub.add_parser("seed", help="(re)create the SUPPLYCHAIN schema")
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p.set_defaults(func=_cmd_seed)
+
+    p = sub.add_parser("grade", help="autograde submitted notebooks with nbgrader")
+    p.add_argument("submissions", help="a folder of submissions (one notebook per learner, or a class folder)")
+    p.add_argument("--fail-under", type=float, default=None, help="exit 1 when any learner scores below this")
+    p.add_argument("--csv", default="grades.csv", help="where to write the grades table")
+    p.set_defaults(func=_cmd_grade)
+
+    p = sub.add_parser("provision", help="create per-learner users on a shared Oracle database")
+    p.add_argument("--learners", type=int, required=True)
+    p.add_argument("--prefix", default="LEARNER")
+    p.add_argument("--sheet", default=None, help="write the connection sheet to this file")
+    p.set_defaults(func=_cmd_provision)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``workshop`` command; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except WorkshopError as exc:
+        print(f"workshop {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""The workshop object the notebooks start from: ``ws = workshop_lib.start()``.
+
+It connects to the configured backend and brings prerequisites up to date
+idempotently (model, SUPPLYCHAIN seed, memory store, catalog scan), so every
+notebook — and every graded TODO — can run on its own.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import config
+from .config import Settings, load_settings
+from .db import connect, connect_schema_owner, create_pool, database_version
+
+log = logging.getLogger(__name__)
+
+#: How far start() catches up: each level includes the ones before it.
+LEVELS = ("connect", "model", "seed", "memory", "scan")
+
+
+@dataclass
+class Workshop:
+    """A connected workshop: connection, names, and the steps that prepare each part."""
+
+    settings: Settings
+    conn: Any
+    user_id: str = config.USER_ID
+    agent_id: str = config.AGENT_ID
+    embed_model: str = config.EMBED_MODEL
+    memory_table: str = config.MEMORY_TABLE
+    chunks_table: str = config.CHUNKS_TABLE
+    _memory_client: Any = field(default=None, repr=False)
+    _pool: Any = field(default=None, repr=False)
+
+    @property
+    def backend(self) -> str:
+        """'lite' or 'oracle'."""
+        return self.settings.backend
+
+    def describe(self) -> str:
+        """One line: backend, database version, model status (printed by the first notebook cell)."""
+        return f"{database_version(self.conn)} | model {self.embed_model}: " + (
+            "loaded" if self.model_loaded() else "not loaded")
+
+    # ------------------------------------------------------------------ model
+    def model_loaded(self) -> bool:
+        """True when the embedding model is listed in USER_MINING_MODELS."""
+        with self.conn.cursor() as cur:
+            cur.execute("SELECT COUNT(*) FROM user_mining_models WHERE model_name = :name",
+                        name=self.embed_model)
+            return cur.fetchone()[0] > 0
+
+    def ensure_model(self, *, force: bool = False) -> None:
+        """Build the ONNX model if needed and load it into the database (skipped when current)."""
+        from .embedding import ensure_model
+
+        built = ensure_model(self.settings)
+        if self.backend == "lite":
+            from .embedding.lite_loader import load_model_lite
+
+            load_model_lite(self.conn, self.embed_model, built.path)
+        else:
+            from .embedding.oracle_loader import load_model_oracle
+
+            load_model_oracle(self.conn, self.embed_model, built, force=force)
+
+    # ------------------------------------------------------------------ seed
+    def seed_present(self) -> bool:
+        """True when all seven SUPPLYCHAIN tables exist and have rows."""
+        from .seed import TABLES
+
+        with self.conn.cursor() as cur:
+            cur.execute("SELECT COUNT(*) FROM all_tables WHERE owner = :owner", owner=config.SCHEMA)
+            if cur.fetchone()[0] < len(TABLES):
+                return False
+            cur.execute(f"SELECT COUNT(*) FROM {config.SCHEMA}.{TABLES[-1]}")
+            return cur.fetchone()[0] > 0
+
+    def seed(self) -> Any:
+        """(Re)create SUPPLYCHAIN from seed/supplychain.sql; returns the seed report."""
+        from .seed import run_seed
+
+        if self.backend == "lite":
+            return run_seed(self.conn, backend="lite")
+        owner = connect_schema_owner(self.settings)
+        try:
+            report = run_seed(owner, backend="oracle")
+        finally:
+            owner.close()
+        return report
+
+    # ------------------------------------------------------------------ memory
+    @property
+    def memory_client(self) -> Any:
+        """The OAMP ``OracleAgentMemory`` client for this backend (built on first use)."""
+        if self._memory_client is None:
+            from .memory.client import build_memory_client
+
+            target = self.conn
+            if self.backend == "oracle":
+                self._pool = self._pool or create_pool(self.settings)
+                target = self._pool
+            self._memory_client = build_memory_client(target, self.settings)
+        return self._memory_client
+
+    def ensure_memory(self) -> None:
+        """Create OAMP's tables, the Oracle Text index, and the user/agent profiles (idempotent)."""
+        from .memory.setup import ensure_memory
+
+        ensure_memory(self)
+
+    def scan(self) -> Any:
+        """Reference catalog scan: table and column facts plus the extra memories (idempotent)."""
+        from .scanner import reference_scan
+
+        return reference_scan(self)
+
+    # ------------------------------------------------------------------ notebooks
+    def notebook_globals(self) -> dict[str, Any]:
+        """The names the notebooks use, as in Oracle's own workshop material."""
+        from .retrieval import keyword_search_memories, rerank, text_query
+        from .scanner import Fact
+
+        return {
+            "agent_conn": self.conn,
+            "memory_client": self.memory_client,
+            "USER_ID": self.user_id,
+            "AGENT_ID": self.agent_id,
+            "ONNX_EMBED_MODEL": self.embed_model,
+            "MEMORY_TABLE": self.memory_table,
+            "rerank": rerank,
+            "keyword_search_memories": keyword_search_memories,
+            "text_query": text_query,
+            "Fact": Fact,
+        }
+
+    def close(self) -> None:
+        """Close the connection (and pool)."""
+        self.conn.close()
+        if self._pool is not None:
+            self._pool.close()
+
+
+_CURRENT: Workshop | None = None
+
+
+def current() -> Workshop:
+    """The workshop started last in this process (library helpers use its connection)."""
+    if _CURRENT is None:
+        raise RuntimeError("No workshop is running yet: run `ws = workshop_lib.start()` first.")
+    return _CURRENT
+
+
+def start(backend: str | None = None, *, upto: str = "scan", settings: Settings | None = None) -> Workshop:
+    """Connect and idempotently prepare everything up to ``upto`` (one of LEVELS).
+
+    ``upto="seed"`` is what part 1 needs, ``"memory"`` part 2 and ``"scan"``
+    part 3. Each step checks the database first and does nothing when it is
+    already current, so running a notebook's first cell twice is cheap.
+    """
+    global _CURRENT
+    if upto not in LEVELS:
+        raise ValueError(f"upto must be one of {', '.join(LEVELS)}, not {upto!r}")
+    settings = settings or load_settings(backend=backend)
+    ws = Workshop(settings=settings, conn=connect(settings=settings))
+    level = LEVELS.index(upto)
+    if level >= LEVELS.index("model"):
+        ws.ensure_model()
+    if level >= LEVELS.index("seed") and not ws.seed_present():
+        ws.seed()
+    if level >= LEVELS.index("memory"):
+        ws.ensure_memory()
+    if level >= LEVELS.index("scan"):
+        ws.scan()
+    _CURRENT = ws
+    return ws
