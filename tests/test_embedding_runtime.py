@@ -1,0 +1,231 @@
+"""The built model run by onnxruntime + extensions, against an independent reference pipeline."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import onnxruntime
+import pytest
+from tokenizers import Tokenizer
+
+from workshop_lib.embedding import build_model, get_embedder, runtime, source
+from workshop_lib.embedding.runtime import OnnxEmbedder
+from workshop_lib.errors import ModelError
+
+LONG = (
+    "The SUPPLYCHAIN schema records every vessel, port call, container and shipment. "
+    "Each shipment row carries a declared cargo value, an origin and destination port, "
+    "a planned and an actual arrival time, and the carrier responsible for the leg. "
+) * 12  # well over 256 word pieces: exercises truncation
+
+SENTENCES = [
+    "hello",
+    "",
+    "   ",
+    "x",
+    "OK",
+    "Hello, World!",
+    "Vessel positions are recorded in VESSEL_POSITIONS with latitude, longitude and timestamp",
+    "Where do we record vessel current positions?",
+    "The declared cargo value of each shipment is stored in USD.",
+    "ORA-00904: invalid identifier",
+    "ORA-01031: insufficient privileges when calling DBMS_VECTOR.LOAD_ONNX_MODEL",
+    "ORA-00942: table or view does not exist",
+    "SELECT vessel_name, capacity_teu FROM supplychain.vessels WHERE flag = 'PA'",
+    "SUPPLYCHAIN.VESSELS.CAPACITY_TEU is the vessel's capacity in twenty-foot equivalent units.",
+    "Container MSCU1234567 left Rotterdam on 2024-03-15 at 06:30 UTC.",
+    "Invoice #INV-2024-0042 totals $1,234,567.89 (USD), due in 30 days.",
+    "Temperature must stay between -18°C and -22°C for reefer containers.",
+    "Is the ETA for voyage 042W still 14:00?!",
+    "What's the difference between a bill of lading and an airway bill?",
+    "e-mail ops@example.com or call +31 10 123 4567 for port-state control issues",
+    "https://example.com/tracking?id=ABC123&lang=en",
+    "Zürich",
+    "Shipments from Zürich to München via Basel.",
+    "東京",
+    "東京の港",
+    "Cargo bound for 東京 and 上海 was delayed by the typhoon.",
+    "Le navire est arrivé à Marseille après une escale à Gênes.",
+    "El buque llegó al puerto de Valparaíso con retraso.",
+    "façade, naïve, résumé, coöperate, Ålesund, Øresund",
+    "São Paulo and Göteborg are ports; Kraków is not.",
+    "Привет, мир: судно прибыло в порт Мурманск.",
+    "مرحبا بالعالم",
+    "The shipment 🚢 arrived 📦 on time ✅",
+    "🙂",
+    "I ❤️ supply chains",
+    "UPPERCASE SENTENCE ABOUT CUSTOMS CLEARANCE",
+    "mIxEd CaSe Vessel NAME",
+    "tab\tseparated\tvalues\nand a new line",
+    "multiple     spaces    between   words",
+    "(parenthesised) [bracketed] {braced} <angled>",
+    "quotes: 'single', \"double\", `backtick`",
+    "semi;colon, comma. period! question? ellipsis...",
+    "snake_case_identifier and camelCaseIdentifier and kebab-case-identifier",
+    "3.14159 2.71828 1.41421 0.57721",
+    "1234567890",
+    "Q3 2024 revenue rose 12% year over year.",
+    "The hybrid search fuses vector and keyword rankings with reciprocal rank fusion.",
+    "CONTAINS(content, 'vessel AND position', 1) > 0",
+    "VECTOR_DISTANCE(embedding, :q, COSINE)",
+    "A learner writes Oracle SQL in both the lite and the Oracle backend.",
+    "word " * 400,
+    LONG,
+    "supercalifragilisticexpialidocious antidisestablishmentarianism",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+]
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """One build shared by the embedding tests (a cache hit after the first module)."""
+    return build_model(tmp_path_factory.getbasetemp() / "embedding_home")
+
+
+@pytest.fixture(scope="session")
+def embedder(built):
+    return get_embedder(built.path)
+
+
+@pytest.fixture(scope="session")
+def reference():
+    """The reference pipeline, independent of the built graph: HF tokenizers + raw encoder + numpy."""
+    tokenizer = Tokenizer.from_file(str(source.resolve_verified(source.TOKENIZER)))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=256)
+    encoder = onnxruntime.InferenceSession(
+        str(source.resolve_verified(source.TRANSFORMER)), providers=["CPUExecutionProvider"]
+    )
+
+    def embed(text: str) -> np.ndarray:
+        enc = tokenizer.encode(text)
+        feeds = {
+            "input_ids": np.array([enc.ids], dtype=np.int64),
+            "attention_mask": np.array([enc.attention_mask], dtype=np.int64),
+            "token_type_ids": np.array([enc.type_ids], dtype=np.int64),
+        }
+        hidden = encoder.run(["last_hidden_state"], feeds)[0][0]
+        mask = feeds["attention_mask"][0][:, None].astype(np.float32)
+        mean = (hidden * mask).sum(axis=0) / max(mask.sum(), 1e-9)
+        return mean / max(np.linalg.norm(mean), 1e-12)
+
+    return embed
+
+
+def test_matches_reference_pipeline_on_varied_sentences(embedder, reference):
+    assert len(SENTENCES) >= 50
+    vectors = embedder.embed(SENTENCES)
+    worst = []
+    for text, vector in zip(SENTENCES, vectors, strict=True):
+        cos = float(vector @ reference(text))
+        worst.append((cos, text[:40]))
+    worst.sort()
+    assert worst[0][0] >= 0.999, f"lowest cosines: {worst[:5]}"
+
+
+def test_batched_equals_whole_graph_one_string_at_a_time(embedder):
+    """embed() batches the file's sub-graphs; Oracle runs the whole file per string."""
+    batched = embedder.embed(SENTENCES)
+    whole = embedder.embed_whole_graph(SENTENCES)
+    cosines = np.sum(batched * whole, axis=1)
+    assert cosines.min() >= 0.99999
+    assert np.abs(batched - whole).max() < 1e-4
+
+
+def test_output_is_float32_unit_vectors(embedder):
+    vectors = embedder.embed(SENTENCES[:10])
+    assert vectors.dtype == np.float32 and vectors.shape == (10, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_order_and_duplicates_are_preserved(embedder):
+    texts = ["banana", "king", "a much longer sentence about ports and vessels", "king"]
+    vectors = embedder.embed(texts)
+    assert np.allclose(vectors[1], vectors[3], atol=1e-6)
+    for text, vector in zip(texts, vectors, strict=True):
+        assert np.allclose(embedder.embed([text])[0], vector, atol=1e-5)
+
+
+def test_ranking_sanity(embedder):
+    fact, question, cargo = embedder.embed([
+        "Vessel positions are recorded in VESSEL_POSITIONS with latitude, longitude and timestamp",
+        "Where do we record vessel current positions?",
+        "The declared cargo value of each shipment is stored in USD in SHIPMENTS.CARGO_VALUE",
+    ])
+    assert fact @ question > cargo @ question
+    king, queen, banana = embedder.embed(["king", "queen", "banana"])
+    assert king @ queen > king @ banana
+
+
+def test_empty_string_gives_a_unit_vector(embedder):
+    (vector,) = embedder.embed([""])
+    assert np.isfinite(vector).all()
+    assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
+
+
+def test_100kb_text_is_truncated_not_fatal(embedder):
+    head = "Vessel positions are recorded with latitude and longitude. " * 40
+    huge = head + "zebra " * (100_000 // 6)
+    assert len(huge) > 100_000
+    big, just_head = embedder.embed([huge, head])
+    assert abs(float(np.linalg.norm(big)) - 1.0) < 1e-5
+    # Only the first 256 tokens count, so the tail changes nothing.
+    assert float(big @ just_head) > 0.9999
+
+
+def test_none_and_non_strings_are_rejected(embedder):
+    with pytest.raises(TypeError, match="item 1 is NoneType"):
+        embedder.embed(["fine", None])
+    with pytest.raises(TypeError, match="item 0 is int"):
+        embedder.embed([42])
+    with pytest.raises(TypeError, match="not a single string"):
+        embedder.embed("hello")
+
+
+def test_empty_batch(embedder):
+    assert embedder.embed([]).shape == (0, 384)
+
+
+def test_scripts_the_bert_op_normalises_differently_still_embed(embedder):
+    """Cyrillic й/ё, Greek tonos, Hangul, Devanagari, kana with dakuten: see docs/model.md."""
+    texts = ["Новороссийск", "Ελληνικά κείμενο", "한국어 텍스트", "हिन्दी पाठ", "東京は日本の首都です", "İstanbul"]
+    vectors = embedder.embed(texts)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_get_embedder_is_cached_per_file(built, embedder):
+    assert get_embedder(built.path) is embedder
+    assert get_embedder(str(built.path)) is embedder
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelError, match="ensure_model"):
+        get_embedder(tmp_path / "nope.onnx")
+
+
+def test_missing_onnxruntime_extensions_says_what_to_install(built, monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnxruntime_extensions", None)  # import now fails
+    with pytest.raises(ModelError, match="pip install onnxruntime-extensions"):
+        OnnxEmbedder(built.path)
+
+
+def test_a_file_without_the_batch_boundary_runs_whole(built, tmp_path):
+    """Another vendor's string->embedding file (no named boundary) still works, one string per run."""
+    import onnx
+
+    model = onnx.load(str(built.path))
+    renamed = {"input_ids": "ids_x", "attention_mask": "mask_x", "token_type_ids": "types_x"}
+    for node in model.graph.node:
+        node.input[:] = [renamed.get(n, n) for n in node.input]
+        node.output[:] = [renamed.get(n, n) for n in node.output]
+    path = tmp_path / "other.onnx"
+    onnx.save(model, str(path))
+    other = OnnxEmbedder(path)
+    assert other._body is None
+    expected = get_embedder(built.path).embed(["hello", "Zürich"])
+    assert np.allclose(other.embed(["hello", "Zürich"]), expected, atol=1e-5)
+
+
+def test_batch_size_constant_is_sane():
+    assert 1 <= runtime.BATCH_SIZE <= 64

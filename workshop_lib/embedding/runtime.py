@@ -1,0 +1,209 @@
+"""Run the augmented embedding model with onnxruntime (+ onnxruntime-extensions) in lite.
+
+One :class:`OnnxEmbedder` per model file per process (:func:`get_embedder`).
+The file's tokenizer op reads one string per call, so the embedder splits the
+file's own graph at the tensors named in :data:`graph.BATCH_INPUTS`: the
+tokenizer part runs per string (cheap), the encoder + pooling part runs on
+length-sorted, padded batches. Attention and pooling are masked, so the
+vectors equal the whole graph's one-string-at-a-time results (tests check
+cosine >= 0.99999) -- which is what Oracle computes with the same file. A file
+without those tensors (e.g. another vendor's model) runs whole, one string at
+a time.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx.utils import Extractor
+
+from ..errors import ModelError
+from . import graph
+from .build import METADATA_FILE
+from .source import verify_file
+
+BATCH_SIZE = 16   # measured on 2 cores: larger batches pad more and are not faster
+INSTALL_HINT = "pip install onnxruntime onnxruntime-extensions"
+
+
+def _runtime() -> tuple[Any, str]:
+    """Import onnxruntime and return it with the extensions library path (ModelError if missing)."""
+    try:
+        import onnxruntime
+    except ImportError:
+        raise ModelError(f"onnxruntime is not installed; the lite backend needs it: {INSTALL_HINT}") from None
+    try:
+        from onnxruntime_extensions import get_library_path
+    except ImportError:
+        raise ModelError(
+            "onnxruntime-extensions is not installed. The embedding model's tokenizer is an "
+            "onnxruntime-extensions op, so the lite backend cannot run it without the package: "
+            "pip install onnxruntime-extensions"
+        ) from None
+    return onnxruntime, get_library_path()
+
+
+def _session(ort: Any, library: str, model: onnx.ModelProto | str, threads: int = 0) -> Any:
+    options = ort.SessionOptions()
+    options.register_custom_ops_library(library)
+    options.intra_op_num_threads = threads
+    payload = model if isinstance(model, str) else model.SerializeToString()
+    return ort.InferenceSession(payload, options, providers=["CPUExecutionProvider"])
+
+
+def _as_texts(texts: Sequence[str]) -> list[str]:
+    """Validate the batch: a sequence of str, no None (clear TypeError otherwise)."""
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("embed() takes a list of strings, not a single string: use embed([text]).")
+    checked = list(texts)
+    for index, text in enumerate(checked):
+        if not isinstance(text, str):
+            raise TypeError(
+                f"embed() needs str values; item {index} is {type(text).__name__}"
+                + (" (None cannot be embedded; filter out NULL/None values first)." if text is None else ".")
+            )
+    return checked
+
+
+class OnnxEmbedder:
+    """Embeds text with one augmented ONNX file: ``embed(texts) -> float32 (n, 384)``."""
+
+    def __init__(self, path: Path) -> None:
+        ort, library = _runtime()
+        self.path = Path(path)
+        try:
+            model = onnx.load(str(self.path))
+        except Exception as exc:  # protobuf's DecodeError and friends: not an ONNX file
+            raise ModelError(
+                f"{self.path} is not a readable ONNX model ({type(exc).__name__}: {exc}). Rebuild it "
+                "with workshop_lib.embedding.build_model(home, force=True)."
+            ) from exc
+        inputs = [i.name for i in model.graph.input]
+        outputs = [o.name for o in model.graph.output]
+        if len(inputs) != 1 or graph.OUTPUT_NAME not in outputs:
+            raise ModelError(
+                f"{self.path} is not a text-embedding model for this workshop: expected one "
+                f"string input and an output named {graph.OUTPUT_NAME!r}, found inputs {inputs} "
+                f"and outputs {outputs}."
+            )
+        self.input_name = inputs[0]
+        self._ort, self._library = ort, library
+        self._full: Any = None
+        self._lock = threading.Lock()
+        names = {name for node in model.graph.node for name in node.output}
+        if set(graph.BATCH_INPUTS) | {graph.BATCH_OUTPUT} <= names:
+            tokenizer, body = self._split(model)
+            self._tokenizer = _session(ort, library, tokenizer, threads=1)
+            self._body = _session(ort, library, body)
+        else:
+            self._tokenizer = self._body = None
+        self.dimension = graph.EMBED_DIM
+
+    def _split(self, model: onnx.ModelProto) -> tuple[onnx.ModelProto, onnx.ModelProto]:
+        """Cut the file's graph into its per-string tokenizer and its batchable body."""
+        extractor = Extractor(model)
+        tokenizer = extractor.extract_model([self.input_name], list(graph.BATCH_INPUTS))
+        body = extractor.extract_model(list(graph.BATCH_INPUTS), [graph.BATCH_OUTPUT])
+        # The tokenizer emits a batch of one; the body accepts any batch size.
+        for value in body.graph.input:
+            value.type.tensor_type.shape.dim[0].dim_param = "batch"
+        del body.graph.value_info[:]
+        return tokenizer, body
+
+    def full_graph_session(self) -> Any:
+        """A session over the whole file, exactly as Oracle runs it (one string per call)."""
+        with self._lock:
+            if self._full is None:
+                self._full = _session(self._ort, self._library, str(self.path))
+        return self._full
+
+    def embed_whole_graph(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed by running the whole file once per text (the Oracle-equivalent path)."""
+        checked = _as_texts(texts)
+        session = self.full_graph_session()
+        out = np.empty((len(checked), self.dimension), dtype=np.float32)
+        for row, text in enumerate(checked):
+            vector = session.run([graph.OUTPUT_NAME], {self.input_name: np.array([text], dtype=object)})[0]
+            out[row] = vector.reshape(-1)
+        return out
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed a batch of strings: float32 array of shape ``(len(texts), 384)``, rows of norm 1.
+
+        An empty string gives a valid unit vector (the [CLS]/[SEP] tokens only);
+        text beyond the model's 256 tokens is truncated; None raises TypeError.
+        """
+        checked = _as_texts(texts)
+        if self._body is None:
+            return self.embed_whole_graph(checked)
+        out = np.empty((len(checked), self.dimension), dtype=np.float32)
+        if not checked:
+            return out
+        encoded = [
+            self._tokenizer.run(list(graph.BATCH_INPUTS), {self.input_name: np.array([text], dtype=object)})
+            for text in checked
+        ]
+        lengths = [ids.shape[1] for ids, _, _ in encoded]
+        order = sorted(range(len(checked)), key=lengths.__getitem__)
+        for start in range(0, len(order), BATCH_SIZE):
+            rows = order[start:start + BATCH_SIZE]
+            width = max(lengths[r] for r in rows)
+            feeds = {name: np.zeros((len(rows), width), dtype=np.int64) for name in graph.BATCH_INPUTS}
+            for slot, row in enumerate(rows):
+                for name, tensor in zip(graph.BATCH_INPUTS, encoded[row], strict=True):
+                    feeds[name][slot, : lengths[row]] = tensor[0]
+            out[rows] = self._body.run([graph.BATCH_OUTPUT], feeds)[0]
+        return out
+
+    def embed_one(self, text: str) -> np.ndarray:
+        """Embed one string: float32 vector of length 384."""
+        return self.embed([text])[0]
+
+
+_CACHE: dict[tuple[str, int, int], OnnxEmbedder] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _check_recorded_hash(path: Path) -> None:
+    """When the file sits in a build folder, check it against the sha256 recorded at build time."""
+    meta = path.parent / METADATA_FILE
+    if not meta.is_file():
+        return
+    try:
+        expected = json.loads(meta.read_text(encoding="utf-8"))["model_sha256"]
+    except (ValueError, KeyError):
+        return
+    verify_file(path, expected, fix=f"Rebuild it (workshop_lib.embedding.build_model(home, force=True)) or delete {path.parent}.")
+
+
+def get_embedder(path: Path | str) -> OnnxEmbedder:
+    """Return this process's embedder for the model file at ``path`` (created once, then reused).
+
+    A rebuilt file (new size or mtime) gets a new embedder. Raises ModelError
+    when the file is missing, fails its recorded sha256, or when
+    onnxruntime-extensions is not installed.
+    """
+    resolved = Path(path).resolve()
+    try:
+        stat = resolved.stat()
+    except FileNotFoundError:
+        raise ModelError(
+            f"Embedding model file {resolved} does not exist. Build it with "
+            "workshop_lib.embedding.ensure_model()."
+        ) from None
+    key = (str(resolved), stat.st_mtime_ns, stat.st_size)
+    with _CACHE_LOCK:
+        embedder = _CACHE.get(key)
+        if embedder is None:
+            _check_recorded_hash(resolved)
+            embedder = OnnxEmbedder(resolved)
+            for old in [k for k in _CACHE if k[0] == key[0]]:
+                del _CACHE[old]
+            _CACHE[key] = embedder
+        return embedder
