@@ -1,0 +1,148 @@
+"""Reference implementations of the graded TODOs (2 and 3; TODO 1 is scanner.scan_tables).
+
+The checks compare learners' functions with these, and each notebook's first
+cell uses them to catch up on earlier parts. They take their connection and
+memory client from the running workshop unless given explicitly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import AGENT_ID, CHUNKS_TABLE, EMBED_MODEL, MEMORY_TABLE, USER_ID
+from .retrieval import check_k, check_query, rerank, text_query
+from .scanner import scan_tables
+
+__all__ = ["scan_tables", "retrieve_knowledge", "hybrid_rrf_search_memories", "normalise_kinds",
+           "HYBRID_SQL", "OVERSAMPLE", "SENTINEL_RANK"]
+
+OVERSAMPLE = 4          # retrieve_knowledge asks the store for k * OVERSAMPLE candidates
+SENTINEL_RANK = 999999  # the rank of a memory a leg did not return
+
+# One statement: the vector leg ranks each memory once by its best chunk, the
+# Oracle Text leg ranks by SCORE, both with the same scope and tool_output
+# exclusion, each ordered before its FETCH FIRST; a FULL OUTER JOIN fuses them.
+HYBRID_SQL = f"""WITH vec AS (
+  SELECT c.source_id AS record_id,
+         ROW_NUMBER() OVER (
+           ORDER BY MIN(VECTOR_DISTANCE(c.embedding,
+                                        VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA),
+                                        COSINE)), c.source_id) AS r_vec
+  FROM {CHUNKS_TABLE} c
+  JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id
+  WHERE c.source_record_type = 'memory'
+    AND c.status = 'valid' AND m.status = 'valid'
+    AND m.user_id = :user_id AND m.agent_id = :agent_id
+    AND NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'
+  GROUP BY c.source_id
+  ORDER BY r_vec
+  FETCH FIRST :per_list ROWS ONLY
+),
+txt AS (
+  SELECT m.record_id,
+         ROW_NUMBER() OVER (ORDER BY SCORE(1) DESC, m.record_id) AS r_txt
+  FROM {MEMORY_TABLE} m
+  WHERE CONTAINS(m.content, :kw, 1) > 0
+    AND m.status = 'valid'
+    AND m.user_id = :user_id AND m.agent_id = :agent_id
+    AND NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'
+  ORDER BY r_txt
+  FETCH FIRST :per_list ROWS ONLY
+),
+fused AS (
+  SELECT NVL(v.record_id, t.record_id) AS record_id,
+         NVL(v.r_vec, {SENTINEL_RANK}) AS r_vec,
+         NVL(t.r_txt, {SENTINEL_RANK}) AS r_txt
+  FROM vec v
+  FULL OUTER JOIN txt t ON t.record_id = v.record_id
+)
+SELECT f.record_id,
+       JSON_VALUE(m.metadata, '$.kind') AS kind,
+       JSON_VALUE(m.metadata, '$.subject') AS subject,
+       DBMS_LOB.SUBSTR(m.content, 500, 1) AS content,
+       f.r_vec,
+       f.r_txt,
+       1 / (:rrf_k + f.r_vec) + 1 / (:rrf_k + f.r_txt) AS rrf_score
+FROM fused f
+JOIN {MEMORY_TABLE} m ON m.record_id = f.record_id
+ORDER BY rrf_score DESC, f.record_id
+FETCH FIRST :k ROWS ONLY"""
+
+# Oracle Text needs a query; when the user's text has no searchable term the
+# keyword leg must match nothing, which a term that cannot occur achieves.
+NO_TERMS_QUERY = "{zzzqqxnoterms}"
+
+
+def normalise_kinds(kinds: Any) -> list[str] | None:
+    """None, '' or [] -> None (no filter); 'a, b' -> ['a', 'b']; a list/tuple/set -> list of str."""
+    if kinds is None:
+        return None
+    if isinstance(kinds, str):
+        parts = [p.strip() for p in kinds.split(",")]
+    elif isinstance(kinds, (list, tuple, set, frozenset)):
+        parts = [str(p).strip() for p in kinds]
+    else:
+        raise TypeError(f"kinds must be None, a comma-separated string or a list, got {type(kinds).__name__}")
+    parts = [p for p in parts if p]
+    return parts or None
+
+
+def _workshop() -> Any:
+    from .workshop import current
+
+    return current()
+
+
+def retrieve_knowledge(query: str, k: int = 5, kinds: Any = None, *, memory_client: Any = None,
+                       user_id: str = USER_ID, agent_id: str = AGENT_ID) -> list[dict[str, Any]]:
+    """Vector search over the workshop's memories, oversampled 4x, tool output dropped, then reranked.
+
+    Returns at most ``k`` dicts with kind, subject, body, metadata and
+    distance, best first. ``kinds`` keeps only those kinds ('table, column'
+    or ['column']); None or an empty list keeps all.
+    """
+    check_query(query)
+    check_k(k)
+    wanted = normalise_kinds(kinds)
+    client = memory_client if memory_client is not None else _workshop().memory_client
+    results = client.search(query, user_id=user_id, agent_id=agent_id, exact_user_match=True,
+                            exact_agent_match=True, record_types=["memory"], max_results=k * OVERSAMPLE)
+    candidates = []
+    for result in results:
+        metadata = dict(result.metadata or {})
+        kind = metadata.get("kind")
+        if kind == "tool_output":
+            continue
+        if wanted is not None and kind not in wanted:
+            continue
+        candidates.append({"kind": kind, "subject": metadata.get("subject"), "body": result.content,
+                           "metadata": metadata, "distance": float(result.distance)})
+    return rerank(query, candidates, top_k=k, content_key="body")
+
+
+def hybrid_rrf_search_memories(query: str, k: int = 5, per_list: int = 30, rrf_k: int = 60, *,
+                               conn: Any = None, user_id: str = USER_ID,
+                               agent_id: str = AGENT_ID) -> list[dict[str, Any]]:
+    """Vector + Oracle Text search fused by Reciprocal Rank Fusion, in one SQL statement.
+
+    Rows: record_id, kind, subject, content (≤ 500 chars), r_vec and r_txt
+    (int ranks, 999999 when a leg missed the memory) and rrf_score =
+    1/(rrf_k + r_vec) + 1/(rrf_k + r_txt), sorted by rrf_score descending.
+    """
+    check_query(query)
+    check_k(k)
+    check_k(per_list, "per_list")
+    if isinstance(rrf_k, bool) or not isinstance(rrf_k, int) or rrf_k < 0:
+        raise ValueError(f"rrf_k must be a non-negative int, got {rrf_k!r}")
+    db = conn if conn is not None else _workshop().conn
+    kw = text_query(query) or NO_TERMS_QUERY
+    with db.cursor() as cur:
+        cur.execute(HYBRID_SQL, q=query, kw=kw, user_id=user_id, agent_id=agent_id,
+                    per_list=per_list, rrf_k=rrf_k, k=k)
+        names = [d[0].lower() for d in cur.description]
+        rows = [dict(zip(names, row)) for row in cur.fetchall()]
+    for row in rows:
+        row["r_vec"] = int(row["r_vec"])
+        row["r_txt"] = int(row["r_txt"])
+        row["rrf_score"] = float(row["rrf_score"])
+    return rows

@@ -1,0 +1,117 @@
+"""Retrieval helpers the notebooks give learners: text_query, keyword_search_memories, rerank.
+
+``keyword_search_memories`` is the Oracle Text leg on its own (scoped, no
+tool output); ``rerank`` reorders candidates with an in-database
+cross-encoder when one is loaded and otherwise passes them through in their
+incoming order — the call site is the same either way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import AGENT_ID, MEMORY_TABLE, RERANK_MODEL, USER_ID
+from .textquery import text_query
+
+__all__ = ["text_query", "keyword_search_memories", "rerank", "reranker_available", "check_query", "check_k"]
+
+KEYWORD_SQL = f"""SELECT m.record_id,
+       JSON_VALUE(m.metadata, '$.kind') AS kind,
+       JSON_VALUE(m.metadata, '$.subject') AS subject,
+       DBMS_LOB.SUBSTR(m.content, 500, 1) AS content,
+       SCORE(1) AS score_txt
+FROM {MEMORY_TABLE} m
+WHERE CONTAINS(m.content, :kw, 1) > 0
+  AND m.user_id = :user_id
+  AND m.agent_id = :agent_id
+  AND m.status = 'valid'
+  AND NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'
+ORDER BY score_txt DESC, m.record_id
+FETCH FIRST :k ROWS ONLY"""
+
+
+def check_query(query: Any) -> str:
+    """Validate a learner's query text: a non-empty string (clear errors otherwise)."""
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a string, got {type(query).__name__}")
+    if not query.strip():
+        raise ValueError("query is empty: pass the question to search for, e.g. 'vessel capacity'")
+    return query
+
+
+def check_k(k: Any, name: str = "k") -> int:
+    """Validate a result count: an int of at least 1."""
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"{name} must be an int, got {type(k).__name__}")
+    if k < 1:
+        raise ValueError(f"{name} must be at least 1, got {k}")
+    return k
+
+
+def _default_conn(conn: Any) -> Any:
+    if conn is not None:
+        return conn
+    from .workshop import current
+
+    return current().conn
+
+
+def keyword_search_memories(query: str, k: int = 5, *, conn: Any = None, user_id: str = USER_ID,
+                            agent_id: str = AGENT_ID) -> list[dict[str, Any]]:
+    """Oracle Text search over the workshop's memories: dicts with record_id, kind, subject, content, score_txt.
+
+    The query is made safe with :func:`text_query` (every term escaped, ACCUM
+    between terms), so punctuation or reserved words in user text never cause
+    an Oracle Text syntax error; a query with nothing searchable returns [].
+    """
+    check_query(query)
+    check_k(k)
+    kw = text_query(query)
+    if kw is None:
+        return []
+    with _default_conn(conn).cursor() as cur:
+        cur.execute(KEYWORD_SQL, kw=kw, user_id=user_id, agent_id=agent_id, k=k)
+        names = [d[0].lower() for d in cur.description]
+        return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+def reranker_available(conn: Any) -> bool:
+    """True when an in-database cross-encoder (config.RERANK_MODEL) is loaded."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM user_mining_models WHERE model_name = :name", name=RERANK_MODEL)
+        return cur.fetchone()[0] > 0
+
+
+def rerank(query: str, candidates: list[dict[str, Any]], top_k: int = 5, content_key: str = "content",
+           *, conn: Any = None) -> list[dict[str, Any]]:
+    """Reorder ``candidates`` by relevance to ``query`` and keep ``top_k``.
+
+    With a cross-encoder loaded in the database (Oracle, model
+    ``RERANK_MODEL``) each candidate gets ``rerank_score`` from
+    ``PREDICTION(model USING :q AS query, :p AS passage)`` and the list is
+    sorted by it; otherwise this is a pass-through that keeps the incoming
+    order (already best-first) and slices to ``top_k``.
+    """
+    check_k(top_k, "top_k")
+    if not isinstance(candidates, list):
+        candidates = list(candidates)
+    for item in candidates:
+        if content_key not in item:
+            raise KeyError(f"candidate has no {content_key!r} key (keys: {sorted(item)}); "
+                           f"pass content_key= the key that holds the text")
+    if not candidates:
+        return []
+    try:
+        db = _default_conn(conn)
+    except RuntimeError:
+        db = None
+    if db is None or not reranker_available(db):
+        return [dict(c) for c in candidates[:top_k]]
+    scored = []
+    with db.cursor() as cur:
+        for item in candidates:
+            cur.execute(f"SELECT PREDICTION({RERANK_MODEL} USING :q AS query, :p AS passage) FROM dual",
+                        q=query, p=str(item[content_key])[:4000])
+            scored.append({**item, "rerank_score": float(cur.fetchone()[0])})
+    scored.sort(key=lambda c: c["rerank_score"], reverse=True)
+    return scored[:top_k]
