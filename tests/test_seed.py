@@ -690,3 +690,12 @@ def test_seed_runs_twice_on_oracle() -> None:
         assert _dump(conn) == dump
     finally:
         conn.close()
+
+
+def test_config_names_the_tables_the_seed_creates() -> None:
+    """config.SEED_TABLES (used by start() and the Oracle grants) matches seed/supplychain.sql."""
+    from workshop_lib import config
+    from workshop_lib.seed import DEFAULT_SQL_PATH, created_tables, split_statements
+
+    names = [t.split(".")[-1].upper() for t in created_tables(split_statements(DEFAULT_SQL_PATH.read_text()))]
+    assert tuple(names) == config.SEED_TABLES

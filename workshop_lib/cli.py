@@ -19,11 +19,13 @@ def _cmd_setup(args: argparse.Namespace) -> int:
     if settings.backend == "oracle":
         from .oracle.bootstrap import bootstrap
 
-        bootstrap(settings, echo=print)
+        bootstrap(settings, echo=print, reseed=args.reseed)
         return 0
     from .workshop import start
 
     ws = start(settings=settings, upto=args.upto)
+    if args.reseed:
+        ws.seed()
     print(f"lite workshop ready in {settings.home}")
     print(ws.describe())
     return 0
@@ -75,16 +77,15 @@ def _cmd_grade(args: argparse.Namespace) -> int:
 
 def _cmd_provision(args: argparse.Namespace) -> int:
     settings = load_settings(backend="oracle")
-    from .oracle.provision import connection_sheet, provision_learners
+    from .oracle.provision import connection_sheet, provision_learners, write_connection_sheet
 
-    accounts = provision_learners(settings, args.learners, prefix=args.prefix)
-    sheet = connection_sheet(accounts)
+    accounts = provision_learners(settings, args.learners, prefix=args.prefix,
+                                  reset_passwords=args.reset_passwords, setup_schemas=args.setup_schemas)
     if args.sheet:
-        with open(args.sheet, "w", encoding="utf-8") as handle:
-            handle.write(sheet)
-        print(f"connection sheet written to {args.sheet} ({len(accounts)} learners)")
+        path = write_connection_sheet(accounts, args.sheet)  # readable by its owner only
+        print(f"connection sheet written to {path} ({len(accounts)} learners)")
     else:
-        print(sheet)
+        print(connection_sheet(accounts))
     return 0
 
 
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=["lite", "oracle"], default=None)
     p.add_argument("--upto", default="scan", choices=["connect", "model", "seed", "memory", "scan"],
                    help="how far to prepare (lite)")
+    p.add_argument("--reseed", action="store_true", help="recreate SUPPLYCHAIN even when it is present")
     p.set_defaults(func=_cmd_setup)
 
     p = sub.add_parser("doctor", help="check the environment and say how to fix what is wrong")
@@ -123,7 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("provision", help="create per-learner users on a shared Oracle database")
     p.add_argument("--learners", type=int, required=True)
     p.add_argument("--prefix", default="LEARNER")
-    p.add_argument("--sheet", default=None, help="write the connection sheet to this file")
+    p.add_argument("--sheet", default=None, help="write the connection sheet to this file (mode 0600)")
+    p.add_argument("--reset-passwords", action="store_true", help="give existing learner users new passwords")
+    p.add_argument("--setup-schemas", action="store_true", help="also create each learner's memory tables")
     p.set_defaults(func=_cmd_provision)
     return parser
 

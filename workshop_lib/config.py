@@ -22,6 +22,8 @@ BACKENDS = ("lite", "oracle")
 
 # --- names shared by seed, memory, retrieval and bootstrap -------------------
 SCHEMA = "SUPPLYCHAIN"                       # the seeded catalog schema
+SEED_TABLES = ("CARRIERS", "PORTS", "VESSELS", "VOYAGES",   # what seed/supplychain.sql creates,
+               "VESSEL_POSITIONS", "CONTAINERS", "CARGO_ITEMS")  # parents first
 AGENT_SCHEMA = "AGENT"                       # the user that owns OAMP's tables
 TABLE_PREFIX = "eda_onnx_"                   # OAMP table_name_prefix
 MEMORY_TABLE = TABLE_PREFIX + "memory"       # OAMP memory table (content, metadata JSON)
@@ -84,6 +86,7 @@ class Settings:
     admin_user: str = "SYSTEM"
     admin_password: str | None = None
     wallet_dir: str | None = None
+    wallet_password: str | None = None
     llm_model: str | None = None
 
     @property
@@ -146,5 +149,6 @@ def load_settings(env: dict[str, str] | None = None, *, backend: str | None = No
         admin_user=env.get("ORACLE_ADMIN_USER") or "SYSTEM",
         admin_password=env.get("ORACLE_ADMIN_PASSWORD") or None,
         wallet_dir=env.get("ORACLE_WALLET_DIR") or None,
+        wallet_password=env.get("ORACLE_WALLET_PASSWORD") or None,
         llm_model=env.get("WORKSHOP_LLM_MODEL") or None,
     )

@@ -27,7 +27,17 @@ def text_index_exists(conn: Any) -> bool:
 
 
 def ensure_text_index(conn: Any) -> bool:
-    """Create the Oracle Text index when missing; returns True when it was created now."""
+    """Create the Oracle Text index when missing; returns True when it was created now.
+
+    On Oracle the bootstrap's version is used: it also rebuilds an index a
+    half-finished run left FAILED.
+    """
+    from ..lite import LiteConnection
+
+    if not isinstance(conn, LiteConnection):
+        from ..oracle.bootstrap import ensure_text_index as ensure_oracle_text_index
+
+        return ensure_oracle_text_index(conn) != "already present"
     if text_index_exists(conn):
         return False
     with conn.cursor() as cur:

@@ -1,0 +1,182 @@
+"""Oracle mode against a live database: bootstrap, seed, model, memory, retrieval, notebooks, provisioning.
+
+Every test here is marked ``oracle`` and skipped (with the reason) when
+ORACLE_DSN is not set - see tests/conftest.py. The GitHub workflow
+.github/workflows/oracle.yml runs them against Oracle AI Database Free
+started from .devcontainer/docker-compose.yml; in a Codespace run
+``make test-oracle``. Settings come from the environment / .env like the
+workshop itself; ORACLE_ADMIN_PASSWORD enables the provisioning test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from workshop_lib.config import EMBED_DIM, MEMORY_TABLE, SCHEMA, USER_ID, load_settings
+from workshop_lib.oracle.bootstrap import bootstrap, embedding_dimension, probe_text_sync, seed_state
+from workshop_lib.oracle.connection import connect_admin, connect_as
+from workshop_lib.oracle.diagnosis import diagnose
+from workshop_lib.oracle.doctor import run_doctor
+
+pytestmark = pytest.mark.oracle
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def settings():
+    s = load_settings(backend="oracle")
+    s.require_oracle(supplychain=True)
+    return s
+
+
+@pytest.fixture(scope="module")
+def bootstrapped(settings):
+    report = bootstrap(settings, echo=print)
+    assert report.ok, report.summary()
+    return report
+
+
+@pytest.fixture()
+def agent(settings, bootstrapped):
+    conn = connect_as(settings, settings.oracle_user, settings.oracle_password)
+    yield conn
+    conn.close()
+
+
+def _error_code(exc: BaseException) -> str | None:
+    return diagnose(exc).code
+
+
+def test_second_bootstrap_changes_nothing(settings, bootstrapped):
+    again = bootstrap(settings, echo=print)
+    status = {step.name: step.status for step in again.steps}
+    assert again.ok
+    assert status["seed SUPPLYCHAIN"] == "skipped"
+    assert status["embedding model"] == "skipped"
+    assert status["text index"] == "skipped"
+
+
+def test_agent_holds_least_privileges(agent):
+    with agent.cursor() as cur:
+        cur.execute("SELECT privilege FROM session_privs")
+        privileges = {row[0] for row in cur}
+        cur.execute("SELECT role FROM session_roles")
+        roles = {row[0] for row in cur}
+    assert not [p for p in privileges if " ANY " in f" {p} "], sorted(privileges)
+    assert {"CREATE MINING MODEL", "CREATE SESSION", "CREATE TABLE"} <= privileges
+    assert {"DB_DEVELOPER_ROLE", "CTXAPP"} <= roles
+    with agent.cursor() as cur:
+        cur.execute(f"SELECT COUNT(*) FROM {SCHEMA}.VESSELS")
+        assert cur.fetchone()[0] > 0
+        with pytest.raises(Exception) as info:
+            cur.execute(f"DELETE FROM {SCHEMA}.VESSELS")
+    assert _error_code(info.value) == "ORA-01031"
+
+
+def test_seed_is_complete(settings, bootstrapped):
+    conn = connect_as(settings, SCHEMA, settings.supplychain_password)
+    try:
+        state = seed_state(conn)
+    finally:
+        conn.close()
+    assert all(state.values()), state
+
+
+def test_model_embeds_in_sql(agent):
+    assert embedding_dimension(agent) == EMBED_DIM
+
+
+def test_text_index_syncs_on_commit(agent):
+    probe_text_sync(agent)
+
+
+def test_doctor_is_all_green(settings, bootstrapped):
+    report = run_doctor(settings, "oracle")
+    assert report.ok, report.render()
+    assert {c.name for c in report.checks} >= {"connection", "database version", "privileges",
+                                               "SUPPLYCHAIN seed", "embedding model", "vector pool",
+                                               "memory tables", "text index", "workshop memories"}
+
+
+def test_wrong_password_is_diagnosed(settings, bootstrapped):
+    with pytest.raises(Exception) as info:
+        connect_as(settings, settings.oracle_user, settings.oracle_password + "x")
+    assert _error_code(info.value) == "ORA-01017"
+    bad = dataclasses.replace(settings, oracle_password=settings.oracle_password + "x")
+    check = {c.name: c for c in run_doctor(bad, "oracle").checks}["connection"]
+    assert not check.ok and "ORACLE_PASSWORD" in check.fix
+
+
+def test_memory_round_trip(settings, bootstrapped):
+    from workshop_lib.workshop import start
+
+    ws = start(settings=settings, upto="memory")
+    try:
+        memory_id = ws.memory_client.add_memory(
+            "Integration probe: reefer containers need a power plug on deck.",
+            user_id=USER_ID, agent_id=ws.agent_id, memory_id="oracle-integration-probe")
+        with ws.conn.cursor() as cur:
+            cur.execute(f"SELECT COUNT(*) FROM {MEMORY_TABLE} WHERE record_id = :r "
+                        "AND CONTAINS(content, 'reefer', 1) > 0", r=memory_id)
+            assert cur.fetchone()[0] == 1
+        assert ws.memory_client.delete_memory(memory_id) == 1
+    finally:
+        ws.close()
+
+
+def test_both_retrieval_functions_pass_their_checks(settings, bootstrapped):
+    from workshop_lib import checks, reference
+    from workshop_lib.workshop import start
+
+    ws = start(settings=settings, upto="scan")
+    try:
+        checks.todo2(reference.retrieve_knowledge)
+        checks.todo3(reference.hybrid_rrf_search_memories)
+    finally:
+        ws.close()
+
+
+@pytest.mark.parametrize("name", ["01_seed_and_explore", "02_memory_and_scanner", "03_retrieval"])
+def test_solution_notebooks_run_unchanged_on_oracle(name, settings, bootstrapped, monkeypatch):
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = REPO / "solutions" / name / f"{name}.ipynb"
+    if not path.is_file():
+        pytest.skip(f"{path.relative_to(REPO)} does not exist yet")
+    nb = nbformat.read(path, as_version=4)
+    monkeypatch.setenv("WORKSHOP_BACKEND", "oracle")  # the kernel inherits the environment
+    NotebookClient(nb, timeout=900, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+
+
+def test_provisioned_learners_are_isolated(settings, bootstrapped):
+    from workshop_lib.oracle.provision import drop_learners_sql, provision_learners
+
+    if not settings.admin_password:
+        pytest.skip("provisioning needs ORACLE_ADMIN_PASSWORD")
+    accounts = provision_learners(settings, 2, prefix="WSTEST", echo=print, reset_passwords=True)
+    try:
+        one, two = (connect_as(settings, a.username, a.password) for a in accounts)
+        with one.cursor() as cur:
+            cur.execute("CREATE TABLE private_notes (content VARCHAR2(100))")
+            cur.execute("INSERT INTO private_notes VALUES ('only mine')")
+            one.commit()
+            cur.execute(f"SELECT COUNT(*) FROM {SCHEMA}.PORTS")
+            assert cur.fetchone()[0] > 0
+        with two.cursor() as cur, pytest.raises(Exception) as info:
+            cur.execute(f"SELECT * FROM {accounts[0].username}.private_notes")
+        assert _error_code(info.value) == "ORA-00942"
+        for conn in (one, two):
+            conn.close()
+    finally:
+        admin = connect_admin(settings)
+        try:
+            with admin.cursor() as cur:
+                for sql in drop_learners_sql(a.username for a in accounts):
+                    cur.execute(sql)
+        finally:
+            admin.close()

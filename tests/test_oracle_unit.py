@@ -1,0 +1,766 @@
+"""Oracle-mode operations without a database: SQL text, privileges, idempotence, diagnosis, provisioning.
+
+There is no Oracle database on the machines that run ``make test``, so the
+idempotence tests drive the real bootstrap functions against
+:class:`FakeOracle`, a recording connection that keeps a little state (users,
+grants, tables, indexes) and answers the dictionary queries the code asks.
+Everything that can run for real here does: python-oracledb's own connection
+errors, the wait loop's timing, the lite doctor.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import stat
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from workshop_lib.config import (
+    AGENT_SCHEMA,
+    CHUNKS_TABLE,
+    EMBED_DIM,
+    MEMORY_TABLE,
+    SCHEMA,
+    TEXT_INDEX,
+    load_settings,
+)
+from workshop_lib.errors import ConfigError
+from workshop_lib.oracle import bootstrap as B
+from workshop_lib.oracle import doctor as D
+from workshop_lib.oracle import privileges as P
+from workshop_lib.oracle import provision as PR
+from workshop_lib.oracle.diagnosis import DIAGNOSES, diagnose, error_codes, is_transient
+from workshop_lib.oracle.waiting import DatabaseNotReady, wait_for_database
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# --------------------------------------------------------------------------- fakes
+
+class OraError(Exception):
+    """An error whose message carries an ORA code, as python-oracledb's do."""
+
+
+class FakeCursor:
+    def __init__(self, db: "FakeOracle", user: str):
+        self.db, self.user, self._rows = db, user, []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        pass
+
+    def execute(self, sql, params=None, **kw):
+        params = dict(params or {}, **kw)
+        self.db.log.append((self.user, sql, params))
+        self._rows = self.db.answer(self.user, sql, params)
+
+    def fetchall(self):
+        return list(self._rows)
+
+
+class FakeConnection:
+    def __init__(self, db: "FakeOracle", user: str):
+        self.db, self.user = db, user.upper()
+        self.version = db.version
+        self.closed = False
+
+    def cursor(self):
+        return FakeCursor(self.db, self.user)
+
+    def commit(self):
+        self.db.commits += 1
+
+    def close(self):
+        self.closed = True
+
+
+class FakeOracle:
+    """Just enough state to answer what bootstrap/provisioning ask, and to record what they run."""
+
+    def __init__(self):
+        self.version = "23.26.0.0.0"
+        self.users: set[str] = {"SYSTEM"}
+        self.roles: dict[str, set[str]] = {}
+        self.sys_privs: dict[str, set[str]] = {}
+        self.tables: dict[str, dict[str, int]] = {}      # owner -> table -> rows
+        self.obj_grants: set[tuple[str, str, str]] = set()  # (owner, table, grantee)
+        self.indexes: dict[str, tuple[str, str]] = {}    # index -> (table, status)
+        self.memory_rows: dict[str, str] = {}             # record_id -> content
+        self.models: set[str] = set()
+        self.log: list[tuple[str, str, dict]] = []
+        self.commits = 0
+        self.fail_dba_views = False
+        self.index_syncs = True
+        self.race_create_user = False
+
+    # statements run (DDL/DCL) by a user, in order
+    def ddl(self, user: str | None = None) -> list[str]:
+        return [sql for who, sql, _ in self.log
+                if (user is None or who == user) and not sql.lstrip().upper().startswith("SELECT")]
+
+    def answer(self, user: str, sql: str, p: dict):
+        s = " ".join(sql.split())
+        u = s.upper()
+        if u.startswith("SELECT COUNT(*) FROM ALL_USERS"):
+            return [(1 if p["name"] in self.users else 0,)]
+        if "FROM DBA_ROLE_PRIVS" in u or "FROM DBA_SYS_PRIVS" in u:
+            if self.fail_dba_views:
+                raise OraError("ORA-00942: table or view does not exist")
+            src = self.roles if "ROLE_PRIVS" in u else self.sys_privs
+            return [(r,) for r in sorted(src.get(p["name"], ()))]
+        if "DATABASE_PROPERTIES" in u:
+            return [("USERS",)]
+        if "FROM USER_TABLESPACES" in u:
+            return [("AUTO",)]
+        if m := re.match(r'CREATE USER "(\w+)"', s):
+            if self.race_create_user:
+                self.users.add(m.group(1))
+                raise OraError("ORA-01920: user name 'X' conflicts with another user or role name")
+            self.users.add(m.group(1))
+            return []
+        if re.match(r'ALTER USER "(\w+)"', s):
+            return []
+        if m := re.match(r'GRANT ([\w ]+?) TO "(\w+)"$', s):
+            what, grantee = m.groups()
+            (self.roles if what in P.WORKSHOP_ROLES else self.sys_privs).setdefault(grantee, set()).add(what)
+            return []
+        if m := re.match(r'GRANT SELECT ON "(\w+)"\."(\w+)" TO "(\w+)"$', s):
+            owner, table, grantee = m.groups()
+            assert owner == user, "object grants must be made by the owner"
+            self.obj_grants.add((owner, table, grantee))
+            return []
+        if u.startswith("SELECT TABLE_NAME FROM USER_TABLES"):
+            return [(t,) for t in sorted(self.tables.get(user, {}))]
+        if m := re.match(r'SELECT COUNT\(\*\) FROM "(\w+)"$', s):
+            return [(self.tables[user][m.group(1)],)]
+        if "FROM USER_TAB_PRIVS_MADE" in u:
+            return [(g,) for g in sorted({g for o, _, g in self.obj_grants if o == user})]
+        if "FROM USER_MINING_MODELS" in u:
+            return [(1 if p["m"] in self.models else 0,)]
+        if "VECTOR_DIMENSION_COUNT" in u:
+            return [(EMBED_DIM,)]
+        if u.startswith("SELECT INDEX_NAME, STATUS, DOMIDX_STATUS"):
+            return [(name, status, status, status) for name, (table, status) in self.indexes.items()
+                    if table == p["t"]]
+        if m := re.match(r'DROP INDEX "(\w+)" FORCE', s):
+            del self.indexes[m.group(1)]
+            return []
+        if m := re.match(r"CREATE INDEX (\w+) ON (\w+)\(content\) INDEXTYPE IS CTXSYS.CONTEXT", s):
+            self.indexes[m.group(1).upper()] = (m.group(2).upper(), "VALID")
+            return []
+        if u.startswith(f"INSERT INTO {MEMORY_TABLE.upper()}"):
+            self.memory_rows[p["rid"]] = p["c"]
+            return []
+        if u.startswith(f"SELECT COUNT(*) FROM {MEMORY_TABLE.upper()} WHERE RECORD_ID"):
+            hit = self.index_syncs and p["kw"] in self.memory_rows.get(p["rid"], "")
+            return [(1 if hit else 0,)]
+        if u.startswith(f"DELETE FROM {MEMORY_TABLE.upper()}"):
+            self.memory_rows.pop(p["rid"], None)
+            return []
+        raise AssertionError(f"FakeOracle was not taught this statement: {s}")
+
+
+def settings_for(**env):
+    base = {"WORKSHOP_BACKEND": "oracle", "ORACLE_DSN": "localhost:1521/FREEPDB1",
+            "ORACLE_USER": AGENT_SCHEMA, "ORACLE_PASSWORD": "Kq7mPw2xLt9vBn",
+            "SUPPLYCHAIN_PASSWORD": "SupplyPw123456x", "ORACLE_ADMIN_PASSWORD": "AdminPw123456x"}
+    base.update(env)
+    return load_settings({k: v for k, v in base.items() if v is not None})
+
+
+# --------------------------------------------------------------------------- diagnosis
+
+LISTED = {
+    "ORA-29855": ["CTXAPP"],
+    "ORA-51962": ["vector_memory_size", "ALTER SYSTEM"],
+    "ORA-01017": ["ORACLE_PASSWORD"],
+    "ORA-12541": ["not up", "ORACLE_DSN"],
+    "ORA-12514": ["service name", "FREEPDB1"],
+    "ORA-01031": ["privilege", "workshop setup"],
+    "ORA-00942": ["workshop setup"],
+    "ORA-40284": ["model", "workshop setup"],
+}
+
+
+@pytest.mark.parametrize("code", sorted(LISTED))
+def test_every_listed_error_has_cause_and_exact_fix(code):
+    wanted = LISTED[code]
+    for form in (code, int(code.split("-")[1]), f"{code}: message from the server",
+                 OraError(f"{code}: message from the server")):
+        d = diagnose(form)
+        assert d.code == code, form
+        text = f"{d.cause} {d.fix}"
+        for word in wanted:
+            assert word.lower() in text.lower(), (code, word, text)
+        assert d.fix and d.cause and str(d).startswith(code)
+
+
+def test_diagnose_prefers_the_specific_ora_code_in_a_wrapped_error():
+    msg = 'DPY-6001: Service "FREEPDB9" is not registered with the listener. (Similar to ORA-12514)'
+    assert error_codes(msg)[0] == "ORA-12514"
+    assert diagnose(msg).code == "ORA-12514"
+    outer = RuntimeError("setup failed")
+    outer.__cause__ = OraError("ORA-29855: error occurred in the execution of ODCIINDEXCREATE routine")
+    assert diagnose(outer).code == "ORA-29855"
+
+
+def test_unknown_error_still_gets_advice():
+    d = diagnose(ValueError("something odd"))
+    assert d.code is None and "something odd" in d.cause and "workshop doctor" in d.fix
+    assert diagnose("ORA-99999: new error").code == "ORA-99999"
+
+
+def test_real_refused_connection_is_transient_and_explained():
+    import oracledb
+
+    port = _free_port()
+    with pytest.raises(oracledb.Error) as info:
+        oracledb.connect(user="a", password="b", dsn=f"127.0.0.1:{port}/FREEPDB1", tcp_connect_timeout=2)
+    assert is_transient(info.value)
+    d = diagnose(info.value)
+    assert d.code == "DPY-6005" and "ORACLE_DSN" in d.cause
+    assert not is_transient("ORA-01017: invalid username/password; logon denied")
+
+
+def test_diagnosis_table_fixes_name_a_command_or_statement():
+    for code, (cause, fix) in DIAGNOSES.items():
+        assert cause.endswith((".", ")")) and fix, code
+        assert re.match(r"^(ORA|DPY)-\d{4,5}$", code)
+
+
+# --------------------------------------------------------------------------- privileges
+
+def _all_shipped_grants() -> list[str]:
+    statements = []
+    for user in P.workshop_users():
+        statements += P.role_and_privilege_grants(user)
+        statements += P.missing_grants(user, [], [])
+    statements += P.catalog_grants(list(P.SEED_TABLES), AGENT_SCHEMA)
+    statements += PR.plan_learner_grants(PR.learner_names(12), list(P.SEED_TABLES))
+    return statements
+
+
+def test_no_any_privilege_in_any_list_or_statement_we_ship():
+    lists = [P.WORKSHOP_ROLES, P.WORKSHOP_SYSTEM_PRIVILEGES, P.CATALOG_OBJECT_PRIVILEGES]
+    for entries in lists:
+        for entry in entries:
+            assert not re.search(r"\bANY\b", entry, re.I), entry
+    statements = _all_shipped_grants()
+    assert len(statements) > 100
+    assert P.any_privilege_violations(statements) == []
+    # ... and in every SQL/shell file and Python source the project ships.
+    pattern = re.compile(r"(?i)\bGRANT\s+(?:[A-Z_]+\s+){0,3}ANY\b")
+    shipped = [*REPO.glob("workshop_lib/**/*.py"), *REPO.glob(".devcontainer/**/*.sh"),
+               *REPO.glob(".devcontainer/**/*.sql"), *REPO.glob("seed/**/*.sql")]
+    offenders = [str(f) for f in shipped if pattern.search(f.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_violation_detector_can_fail():
+    bad = ["GRANT SELECT ANY TABLE TO AGENT", "GRANT SELECT ON SUPPLYCHAIN.VESSELS TO PUBLIC",
+           "grant create any directory to learner01"]
+    assert P.any_privilege_violations(bad) == bad
+    good = ['GRANT SELECT ON "SUPPLYCHAIN"."COMPANY" TO "AGENT"', "CREATE TABLE ANY_THING (x NUMBER)"]
+    assert P.any_privilege_violations(good) == []
+
+
+def test_workshop_schema_gets_the_least_privileges_the_issue_lists():
+    grants = P.role_and_privilege_grants("agent")
+    assert grants == ['GRANT DB_DEVELOPER_ROLE TO "AGENT"', 'GRANT CTXAPP TO "AGENT"',
+                      'GRANT CREATE MINING MODEL TO "AGENT"']
+    assert P.catalog_grants(["VESSELS", "PORTS"], "AGENT") == [
+        'GRANT SELECT ON "SUPPLYCHAIN"."VESSELS" TO "AGENT"',
+        'GRANT SELECT ON "SUPPLYCHAIN"."PORTS" TO "AGENT"']
+    assert P.missing_grants("AGENT", ["CTXAPP"], ["CREATE MINING MODEL"]) == [
+        'GRANT DB_DEVELOPER_ROLE TO "AGENT"']
+
+
+def test_user_ddl_has_tablespace_bounded_quota_and_quoted_password():
+    pw = "Abcdefgh12345xyz"
+    create = P.create_user_sql("agent", pw, "users")
+    assert create == (f'CREATE USER "AGENT" IDENTIFIED BY "{pw}" DEFAULT TABLESPACE "USERS" '
+                      f'QUOTA {P.DEFAULT_QUOTA} ON "USERS"')
+    alter = P.alter_user_sql("AGENT", pw, "DATA", "500M")
+    assert alter.endswith('QUOTA 500M ON "DATA" ACCOUNT UNLOCK') and alter.startswith('ALTER USER "AGENT"')
+    assert pw not in P.redact(create) and "IDENTIFIED BY ********" in P.redact(create)
+
+
+@pytest.mark.parametrize("name", ['AGENT"; DROP USER SYSTEM --', "1AGENT", "", "A B", "X" * 129])
+def test_bad_identifiers_are_refused(name):
+    with pytest.raises(ConfigError):
+        P.create_user_sql(name, "Abcdefgh12345", "USERS")
+
+
+@pytest.mark.parametrize("password", ['Abc"defgh123', "Abc\ndefgh123", "short1A", "", None, "xxAGENTxx123"])
+def test_bad_passwords_are_refused_before_any_sql(password):
+    with pytest.raises(ConfigError):
+        P.validate_password(password, "AGENT")
+
+
+def test_bad_quota_is_refused():
+    with pytest.raises(ConfigError):
+        P.create_user_sql("AGENT", "Abcdefgh12345", "USERS", quota="1G; DROP")
+
+
+def test_generated_passwords_meet_oracle_and_adb_rules():
+    sys.path.insert(0, str(REPO / ".devcontainer"))
+    try:
+        import make_env
+    finally:
+        sys.path.pop(0)
+    seen = set()
+    for gen in (P.generate_password, make_env.generate_password):
+        for _ in range(50):
+            pw = gen()
+            assert len(pw) == 24 and pw[0].isalpha() and pw.isalnum()
+            assert any(c.isupper() for c in pw) and any(c.islower() for c in pw) and any(c.isdigit() for c in pw)
+            P.validate_password(pw, "LEARNER01")
+            seen.add(pw)
+    assert len(seen) == 100
+    with pytest.raises(ValueError):
+        P.generate_password(8)
+
+
+# --------------------------------------------------------------------------- bootstrap steps
+
+def test_ensure_user_creates_then_updates():
+    db = FakeOracle()
+    admin = FakeConnection(db, "SYSTEM")
+    assert B.ensure_user(admin, "agent", "Kq7mPw2xLt9vBn", "USERS") == "created"
+    assert B.ensure_user(admin, "AGENT", "Kq7mPw2xLt9vBn", "USERS") == "updated"
+    ddl = db.ddl()
+    assert ddl[0].startswith('CREATE USER "AGENT"') and ddl[1].startswith('ALTER USER "AGENT"')
+
+
+def test_ensure_user_survives_a_concurrent_create():
+    db = FakeOracle()
+    db.race_create_user = True
+    assert B.ensure_user(FakeConnection(db, "SYSTEM"), "AGENT", "Kq7mPw2xLt9vBn", "USERS") == "updated"
+    assert db.ddl()[-1].startswith('ALTER USER "AGENT"')
+
+
+def test_role_grants_only_what_is_missing_and_fall_back_without_dba_views():
+    db = FakeOracle()
+    admin = FakeConnection(db, "SYSTEM")
+    db.roles["AGENT"] = {"CTXAPP"}
+    assert B.ensure_role_grants(admin, "AGENT") == ['GRANT DB_DEVELOPER_ROLE TO "AGENT"',
+                                                    'GRANT CREATE MINING MODEL TO "AGENT"']
+    assert B.ensure_role_grants(admin, "AGENT") == []
+    db.fail_dba_views = True
+    assert B.ensure_role_grants(admin, "AGENT") == P.role_and_privilege_grants("AGENT")
+
+
+def test_text_index_created_kept_or_rebuilt():
+    db = FakeOracle()
+    conn = FakeConnection(db, "AGENT")
+    assert B.ensure_text_index(conn) == "created"
+    assert B.text_index_sql() in db.ddl()
+    assert "PARAMETERS ('SYNC (ON COMMIT)')" in B.text_index_sql()
+    before = len(db.ddl())
+    assert B.ensure_text_index(conn) == "already present"
+    assert len(db.ddl()) == before
+    db.indexes[TEXT_INDEX.upper()] = (MEMORY_TABLE.upper(), "FAILED")   # half-finished earlier run
+    assert B.ensure_text_index(conn).startswith("rebuilt")
+    assert db.ddl()[-2] == f'DROP INDEX "{TEXT_INDEX.upper()}" FORCE'
+    assert db.indexes[TEXT_INDEX.upper()][1] == "VALID"
+
+
+def test_text_sync_probe_finds_and_removes_its_row():
+    db = FakeOracle()
+    conn = FakeConnection(db, "AGENT")
+    B.probe_text_sync(conn)
+    assert db.memory_rows == {} and db.commits == 2
+    inserted = [p for _, sql, p in db.log if sql.startswith("INSERT")][0]
+    assert inserted["u"] == B.PROBE_USER_ID
+    db.index_syncs = False
+    with pytest.raises(B.OracleSetupError) as info:
+        B.probe_text_sync(conn)
+    assert "SYNC (ON COMMIT)" in info.value.diagnosis.fix
+    assert db.memory_rows == {}, "the probe row must be removed even when the check fails"
+
+
+# --------------------------------------------------------------------------- whole bootstrap, twice
+
+@pytest.fixture()
+def fake_world(monkeypatch):
+    """Route bootstrap's connections to one FakeOracle and stand in for the other issues' modules."""
+    db = FakeOracle()
+    calls = {"seed": 0, "model_load": 0, "memory": 0}
+
+    def connect_as(settings, user, password, **kw):
+        assert password, f"no password for {user}"
+        if user.upper() not in db.users:
+            raise OraError("ORA-01017: invalid credential or not authorized; logon denied")
+        return FakeConnection(db, user)
+
+    monkeypatch.setattr(B, "connect_as", connect_as)
+    monkeypatch.setattr(B, "connect_admin", lambda s: FakeConnection(db, "SYSTEM"))
+    monkeypatch.setattr(B, "create_pool_as", lambda s, u, p, **kw: types.SimpleNamespace(close=lambda force=False: None, user=u))
+    monkeypatch.setattr("workshop_lib.oracle.waiting.wait_for_database", lambda *a, **k: 0.0)
+
+    def run_seed(conn, *, backend):
+        assert backend == "oracle" and conn.user == SCHEMA
+        calls["seed"] += 1
+        db.tables[SCHEMA] = {t: 10 for t in P.SEED_TABLES}
+        db.obj_grants = {g for g in db.obj_grants if g[0] != SCHEMA}   # DROP TABLE drops grants
+
+    def load_model_oracle(conn, name, built, force=False):
+        calls["model_load"] += 1
+        db.models.add(name)
+
+    def build_memory_client(pool, settings):
+        calls["memory"] += 1
+        owned = db.tables.setdefault(pool.user.upper(), {})
+        owned[MEMORY_TABLE.upper()] = 0
+        owned[CHUNKS_TABLE.upper()] = 0
+
+    monkeypatch.setitem(sys.modules, "workshop_lib.seed", types.SimpleNamespace(run_seed=run_seed))
+    monkeypatch.setitem(sys.modules, "workshop_lib.embedding.oracle_loader",
+                        types.SimpleNamespace(load_model_oracle=load_model_oracle))
+    monkeypatch.setitem(sys.modules, "workshop_lib.memory.client",
+                        types.SimpleNamespace(build_memory_client=build_memory_client))
+    import workshop_lib.embedding as emb
+    monkeypatch.setattr(emb, "ensure_model", lambda s: types.SimpleNamespace(path="m.onnx"), raising=False)
+    return db, calls
+
+
+def test_bootstrap_is_idempotent_and_never_prints_passwords(fake_world):
+    db, calls = fake_world
+    settings = settings_for()
+    out: list[str] = []
+    first = B.bootstrap(settings, echo=out.append)
+    assert first.ok and calls == {"seed": 1, "model_load": 1, "memory": 1}
+    assert {"SUPPLYCHAIN", "AGENT"} <= db.users
+    assert db.roles["AGENT"] == set(P.WORKSHOP_ROLES) and db.sys_privs["AGENT"] == {"CREATE MINING MODEL"}
+    assert {(SCHEMA, t, "AGENT") for t in P.SEED_TABLES} <= db.obj_grants
+    assert TEXT_INDEX.upper() in db.indexes
+
+    ddl_before = len(db.ddl())
+    second = B.bootstrap(settings, echo=out.append)
+    assert second.ok and calls["seed"] == 1, "a complete seed is not re-run"
+    statuses = {s.name: s.status for s in second.steps}
+    assert statuses["seed SUPPLYCHAIN"] == "skipped" and statuses["text index"] == "skipped"
+    assert statuses["embedding model"] == "skipped" and statuses["memory tables"] == "skipped"
+    new = db.ddl()[ddl_before:]
+    # Only idempotent statements on a re-run: ALTER USER (password from .env), object grants, probe.
+    assert all(s.startswith(("ALTER USER", "GRANT SELECT ON", "INSERT INTO", "DELETE FROM")) for s in new), new
+    printed = "\n".join(out) + first.to_json() + second.summary()
+    for pw in (settings.oracle_password, settings.supplychain_password, settings.admin_password):
+        assert pw not in printed
+    assert json.loads(second.to_json())["ok"] is True
+
+
+def test_bootstrap_recovers_from_a_half_finished_run(fake_world):
+    db, calls = fake_world
+    settings = settings_for()
+    # State left by an interrupted run: AGENT exists without grants, the seed is partial,
+    # and a failed text index blocks a naive re-create.
+    db.users.add("AGENT")
+    db.users.add("SUPPLYCHAIN")
+    db.tables[SCHEMA] = {"CARRIERS": 15}
+    db.indexes[TEXT_INDEX.upper()] = (MEMORY_TABLE.upper(), "FAILED")
+    report = B.bootstrap(settings, echo=lambda m: None, reseed=False)
+    assert report.ok and calls["seed"] == 1
+    assert db.indexes[TEXT_INDEX.upper()][1] == "VALID"
+    assert db.roles["AGENT"] == set(P.WORKSHOP_ROLES)
+
+
+def test_reseed_restores_learner_grants(fake_world):
+    db, calls = fake_world
+    settings = settings_for()
+    B.bootstrap(settings, echo=lambda m: None)
+    db.users.add("LEARNER01")
+    db.obj_grants.add((SCHEMA, "VESSELS", "LEARNER01"))
+    B.bootstrap(settings, echo=lambda m: None, reseed=True)
+    assert calls["seed"] == 2
+    assert {(SCHEMA, t, "LEARNER01") for t in P.SEED_TABLES} <= db.obj_grants
+
+
+def test_bootstrap_without_admin_uses_existing_users_or_explains(fake_world):
+    db, _ = fake_world
+    settings = settings_for(ORACLE_ADMIN_PASSWORD=None)
+    with pytest.raises(B.OracleSetupError) as info:
+        B.bootstrap(settings, echo=lambda m: None)
+    assert info.value.step == "seed SUPPLYCHAIN" and info.value.diagnosis.code == "ORA-01017"
+    assert "ORACLE_PASSWORD" in info.value.diagnosis.fix
+    db.users |= {"SUPPLYCHAIN", "AGENT"}
+    report = B.bootstrap(settings, echo=lambda m: None)
+    assert report.ok and report.steps[2].status == "skipped"
+
+
+def test_bootstrap_reports_missing_settings_clearly():
+    with pytest.raises(B.OracleSetupError) as info:
+        B.bootstrap(settings_for(SUPPLYCHAIN_PASSWORD=None), echo=lambda m: None)
+    assert info.value.step == "settings" and "SUPPLYCHAIN_PASSWORD" in str(info.value)
+
+
+# --------------------------------------------------------------------------- waiting
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_wait_gives_up_after_the_timeout_with_progress_and_cause():
+    settings = settings_for(ORACLE_DSN=f"127.0.0.1:{_free_port()}/FREEPDB1")
+    messages: list[str] = []
+    started = time.monotonic()
+    with pytest.raises(DatabaseNotReady) as info:
+        wait_for_database(settings, timeout_s=1.2, echo=messages.append, interval_s=0.3)
+    elapsed = time.monotonic() - started
+    assert 1.0 <= elapsed < 5
+    assert len(messages) >= 2 and all("Waiting for the database" in m for m in messages)
+    assert "not ready after" in str(info.value) and info.value.diagnosis.code == "DPY-6005"
+    assert settings.admin_password not in str(info.value) + "".join(messages)
+
+
+def test_wait_retries_transient_errors_then_returns():
+    attempts = iter([OraError("ORA-12514: TNS:listener does not currently know of service"),
+                     OraError("ORA-01033: ORACLE initialization or shutdown in progress")])
+
+    def connect():
+        err = next(attempts, None)
+        if err:
+            raise err
+        return types.SimpleNamespace(close=lambda: None)
+
+    messages: list[str] = []
+    waited = wait_for_database(settings_for(), timeout_s=10, echo=messages.append, interval_s=0.05,
+                               connect=connect)
+    assert waited < 2 and len(messages) == 3 and "is up" in messages[-1]
+
+
+def test_wait_does_not_retry_a_wrong_password():
+    calls = []
+
+    def connect():
+        calls.append(1)
+        raise OraError("ORA-01017: invalid username/password; logon denied")
+
+    with pytest.raises(DatabaseNotReady) as info:
+        wait_for_database(settings_for(), timeout_s=30, echo=lambda m: None, interval_s=5, connect=connect)
+    assert len(calls) == 1 and "ORACLE_PASSWORD" in str(info.value)
+
+
+# --------------------------------------------------------------------------- doctor
+
+@pytest.mark.parametrize("version,ok,label", [
+    ("23.26.0.0.0", True, "26ai"), ("23.7.0.25.1", True, "23ai"), ("23.4.0.24.5", True, "23ai"),
+    ("19.24.0.0.0", False, "19.24"), ("26.1.0.0.0", True, "26ai")])
+def test_version_labels(version, ok, label):
+    assert D.describe_version(version)[0] is ok and label in D.describe_version(version)[1]
+
+
+class ScriptedConn:
+    """Answers doctor queries from a dict of (substring -> rows or exception)."""
+
+    def __init__(self, answers, version="23.26.0.0.0"):
+        self.answers, self.version = answers, version
+
+    def cursor(self):
+        conn = self
+
+        class Cur:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *a):
+                pass
+
+            def close(self):
+                pass
+
+            def execute(self, sql, params=None, **kw):
+                for key, value in conn.answers.items():
+                    if key in sql.lower():
+                        if isinstance(value, Exception):
+                            raise value
+                        self.rows = value
+                        return
+                raise AssertionError(sql)
+
+            def fetchall(self):
+                return self.rows
+
+        return Cur()
+
+    def close(self):
+        pass
+
+
+def test_privilege_check_names_what_is_missing_and_flags_any():
+    conn = ScriptedConn({"session_privs": [("CREATE SESSION",), ("CREATE TABLE",)],
+                         "session_roles": [("DB_DEVELOPER_ROLE",)]})
+    check = D.check_privileges(conn)
+    assert not check.ok and "CREATE MINING MODEL" in check.detail and "CTXAPP" in check.detail
+    assert "workshop setup" in check.fix
+    conn = ScriptedConn({"session_privs": [(p,) for p in D.REQUIRED_SESSION_PRIVILEGES] + [("SELECT ANY TABLE",)],
+                         "session_roles": [("CTXAPP",)]})
+    check = D.check_privileges(conn)
+    assert check.ok and "ANY" in check.detail
+
+
+def test_text_index_check_states():
+    base = {"from user_indexes": [(TEXT_INDEX.upper(), "VALID", "VALID", "VALID")],
+            "ctx_user_indexes": [("ON COMMIT",)]}
+    assert D.check_text_index_oracle(ScriptedConn({**base, "ctx_user_pending": [(0,)]})).ok
+    pending = D.check_text_index_oracle(ScriptedConn({**base, "ctx_user_pending": [(3,)]}))
+    assert not pending.ok and "SYNC_INDEX" in pending.fix
+    failed = D.check_text_index_oracle(ScriptedConn({"from user_indexes": [("X", "VALID", "FAILED", "VALID")]}))
+    assert not failed.ok and "FORCE" in failed.fix
+    missing = D.check_text_index_oracle(ScriptedConn({"from user_indexes": []}))
+    assert not missing.ok and "CTXAPP" in missing.fix
+
+
+def test_vector_pool_check_degrades_without_privileges():
+    no_access = OraError("ORA-00942: table or view does not exist")
+    settings = settings_for(ORACLE_ADMIN_PASSWORD=None)
+    check = D.check_vector_pool(ScriptedConn({"v$vector_memory_pool": no_access,
+                                              "index_type = 'vector'": [(1,)]}), settings)
+    assert check.ok and "SELECT_CATALOG_ROLE" in check.detail
+    empty = D.check_vector_pool(ScriptedConn({"v$vector_memory_pool": [(0,)]}), settings)
+    assert not empty.ok and "vector_memory_size" in empty.fix
+    sized = D.check_vector_pool(ScriptedConn({"v$vector_memory_pool": [(256 * 1024 * 1024,)]}), settings)
+    assert sized.ok and "256 MB" in sized.detail
+
+
+def test_model_check_wants_384_dimensions():
+    import array
+
+    good = ScriptedConn({"user_mining_models": [(1,)], "vector_embedding": [(array.array("f", [0.0] * EMBED_DIM),)]})
+    assert D.check_model(good).ok
+    short = ScriptedConn({"user_mining_models": [(1,)], "vector_embedding": [(array.array("f", [0.0] * 3),)]})
+    assert not D.check_model(short).ok
+    missing = D.check_model(ScriptedConn({"user_mining_models": [(0,)]}))
+    assert not missing.ok and "workshop setup" in missing.fix
+
+
+def test_doctor_without_settings_or_database_explains_and_fails():
+    report = D.run_doctor(settings_for(ORACLE_DSN=None), "oracle")
+    assert not report.ok and report.checks[0].name == "settings" and ".env" in report.checks[0].fix
+    report = D.run_doctor(settings_for(ORACLE_DSN=f"127.0.0.1:{_free_port()}/FREEPDB1"), "oracle")
+    assert not report.ok
+    conn_check = report.checks[-1]
+    assert conn_check.name == "connection" and conn_check.detail.startswith("DPY-6005")
+    data = json.loads(report.to_json())
+    assert data["ok"] is False and data["backend"] == "oracle" and data["checks"][-1]["fix"]
+    assert {"host", "user", "checked_at"} <= set(data)
+    text = report.render()
+    assert "FAIL" in text and "fix:" in text and "Kq7mPw2xLt9vBn" not in text + report.to_json()
+
+
+def test_lite_doctor_on_an_empty_home_points_at_setup(home):
+    report = D.run_doctor(load_settings(), "lite")
+    assert report.backend == "lite" and not report.ok
+    by_name = {c.name: c for c in report.checks}
+    assert by_name["connection"].ok, by_name["connection"]
+    seed = by_name["SUPPLYCHAIN seed"]
+    assert not seed.ok and "workshop setup" in seed.fix
+
+
+# --------------------------------------------------------------------------- provisioning
+
+def test_learner_names():
+    assert PR.learner_names(3) == ["LEARNER01", "LEARNER02", "LEARNER03"]
+    assert PR.learner_names(120, "lab")[-1] == "LAB120"
+    for bad in (0, PR.MAX_LEARNERS + 1):
+        with pytest.raises(ConfigError):
+            PR.learner_names(bad)
+    with pytest.raises(ConfigError):
+        PR.learner_names(2, "X; DROP")
+
+
+def test_learner_grants_are_isolated():
+    learners = PR.learner_names(5)
+    statements = PR.plan_learner_grants(learners, list(P.SEED_TABLES))
+    assert P.any_privilege_violations(statements) == []
+    for sql in statements:
+        grantee = re.search(r'TO "(\w+)"$', sql).group(1)
+        assert grantee in learners
+        if " ON " in sql:
+            owner = re.search(r' ON "(\w+)"\.', sql).group(1)
+            assert owner == SCHEMA and sql.startswith("GRANT SELECT ON"), sql
+            # never a grant on another learner's objects
+            assert not any(f'"{other}".' in sql for other in learners)
+    per_learner = len(P.WORKSHOP_ROLES) + len(P.WORKSHOP_SYSTEM_PRIVILEGES) + len(P.SEED_TABLES)
+    assert len(statements) == per_learner * len(learners)
+
+
+def test_provision_learners_creates_users_grants_and_keeps_passwords_out_of_output(monkeypatch):
+    db = FakeOracle()
+    db.users |= {"SUPPLYCHAIN", "LEARNER02"}
+    db.tables[SCHEMA] = {t: 5 for t in P.SEED_TABLES}
+    monkeypatch.setattr("workshop_lib.oracle.connection.connect_admin", lambda s: FakeConnection(db, "SYSTEM"))
+    monkeypatch.setattr("workshop_lib.oracle.connection.connect_as", lambda s, u, p, **k: FakeConnection(db, u))
+    out: list[str] = []
+    accounts = PR.provision_learners(settings_for(), 3, echo=out.append)
+    assert [a.username for a in accounts] == ["LEARNER01", "LEARNER02", "LEARNER03"]
+    assert accounts[1].password is None and not accounts[1].created   # existing learner untouched
+    assert all(a.password for a in (accounts[0], accounts[2]))
+    for name in ("LEARNER01", "LEARNER02", "LEARNER03"):
+        assert db.roles[name] == set(P.WORKSHOP_ROLES)
+        assert {(SCHEMA, t, name) for t in P.SEED_TABLES} <= db.obj_grants
+    assert {g for _, _, g in db.obj_grants} == {"LEARNER01", "LEARNER02", "LEARNER03"}
+    assert not any(sql.startswith("ALTER USER") for sql in db.ddl()), "no password reset by default"
+    printed = "\n".join(out)
+    assert all(a.password not in printed for a in accounts if a.password)
+    assert all(a.password not in repr(a) for a in accounts if a.password)
+
+    again = PR.provision_learners(settings_for(), 3, echo=out.append, reset_passwords=True)
+    assert all(a.password for a in again) and again[0].password != accounts[0].password
+
+
+def test_connection_sheet_and_private_file(tmp_path):
+    accounts = [PR.LearnerAccount("LEARNER01", "adb_low", "Pw1Abcdefghijk"),
+                PR.LearnerAccount("LEARNER02", "adb_low", None, created=False)]
+    sheet = PR.connection_sheet(accounts)
+    assert "| LEARNER01 | Pw1Abcdefghijk | adb_low |" in sheet and "(unchanged)" in sheet
+    assert "ORACLE_USER=LEARNER01" in sheet and "ORACLE_PASSWORD=Pw1Abcdefghijk" in sheet
+    path = PR.write_connection_sheet(accounts, tmp_path / "class" / "sheet.md")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text() == sheet
+    assert PR.drop_learners_sql(["learner01"]) == ['DROP USER "LEARNER01" CASCADE']
+
+
+def test_troubleshooting_doc_matches_the_diagnosis_table():
+    doc = (REPO / "docs" / "oracle.md").read_text(encoding="utf-8")
+    table = doc.split("## Troubleshooting", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"\b(?:ORA|DPY)-\d{4,5}\b", table))
+    assert documented == set(DIAGNOSES), (set(DIAGNOSES) - documented, documented - set(DIAGNOSES))
+
+
+def test_text_index_check_tolerates_a_missing_sync_column():
+    conn = ScriptedConn({"from user_indexes": [(TEXT_INDEX.upper(), "VALID", "VALID", "VALID")],
+                         "ctx_user_pending": [(0,)],
+                         "ctx_user_indexes": OraError('ORA-00904: "IDX_SYNC_TYPE": invalid identifier')})
+    check = D.check_text_index_oracle(conn)
+    assert check.ok and "sync unknown" in check.detail
+
+
+def test_lite_doctor_after_setup_is_green_and_notices_a_dropped_text_index(home):
+    from workshop_lib.workshop import start
+
+    settings = load_settings()
+    ws = start(settings=settings, upto="memory")
+    try:
+        report = D.run_doctor(settings, "lite")
+        assert report.ok, report.render()
+        assert "0 memories" in {c.name: c for c in report.checks}["workshop memories"].detail
+        with ws.conn.cursor() as cur:
+            cur.execute(f"DROP INDEX {TEXT_INDEX}")
+        ws.conn.commit()
+        broken = {c.name: c for c in D.run_doctor(settings, "lite").checks}["text index"]
+        assert not broken.ok and "workshop setup" in broken.fix
+    finally:
+        ws.close()

@@ -1,0 +1,222 @@
+"""Turn an Oracle (or python-oracledb) error into a cause a learner understands and the exact fix.
+
+:func:`diagnose` is pure: it reads the ``ORA-nnnnn`` / ``DPY-nnnn`` code out of
+an exception, a message, a code string or a bare number and looks it up in
+:data:`DIAGNOSES`. Bootstrap, the wait loop and the doctor all report failures
+through it, so one table decides what every Oracle-mode error message says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..config import AGENT_SCHEMA, SCHEMA
+
+_CODE_RE = re.compile(r"\b(ORA|DPY|DRG)-(\d{4,5})\b")
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What an error means (``cause``) and what to do about it (``fix``)."""
+
+    code: str | None
+    cause: str
+    fix: str
+
+    def __str__(self) -> str:
+        prefix = f"{self.code}: " if self.code else ""
+        return f"{prefix}{self.cause} Fix: {self.fix}"
+
+
+_SETUP = "run `workshop setup` (idempotent, safe to re-run)"
+
+DIAGNOSES: dict[str, tuple[str, str]] = {
+    "ORA-29855": (
+        "Oracle Text could not build the CONTEXT index: the schema lacks the CTXAPP role.",
+        f"as the admin user run `GRANT CTXAPP TO {AGENT_SCHEMA};` (or set ORACLE_ADMIN_PASSWORD and "
+        f"{_SETUP}, which grants it), then re-run setup.",
+    ),
+    "ORA-51962": (
+        "The vector memory pool is too small (or 0) for the HNSW vector index.",
+        "as SYSDBA in CDB$ROOT run `ALTER SYSTEM SET vector_memory_size=512M SCOPE=BOTH;` "
+        "(if it says a restart is needed, use SCOPE=SPFILE and restart the database); in the "
+        "devcontainer, restart the db service: `docker compose -f .devcontainer/docker-compose.yml "
+        "restart db` - its startup hook sizes the pool.",
+    ),
+    "ORA-01017": (
+        "The database rejected the user name or password.",
+        "check ORACLE_USER and ORACLE_PASSWORD in your .env (see .env.example); if the workshop "
+        f"users were never created, {_SETUP} with ORACLE_ADMIN_PASSWORD set. In the devcontainer "
+        "the admin password in .env is the one the database was created with - do not edit it.",
+    ),
+    "ORA-12541": (
+        "Nothing is listening at the host and port in ORACLE_DSN: the database is not up yet, "
+        "or the host/port is wrong.",
+        "start the database (`docker compose -f .devcontainer/docker-compose.yml up -d db`) and "
+        "wait until it is healthy (`workshop doctor` retries), or correct host:port in ORACLE_DSN.",
+    ),
+    "ORA-12514": (
+        "The listener is up but does not know the service in ORACLE_DSN: the database is still "
+        "opening, or the service name is wrong.",
+        "wait a minute and retry; check the service name in ORACLE_DSN (Oracle Free: "
+        "`localhost:1521/FREEPDB1`; Autonomous Database: a service from tnsnames.ora such as "
+        "`<db>_low`).",
+    ),
+    "ORA-01031": (
+        "The user lacks a privilege the workshop needs.",
+        f"{_SETUP} with ORACLE_ADMIN_USER/ORACLE_ADMIN_PASSWORD set, or ask your DBA to grant "
+        "DB_DEVELOPER_ROLE, CTXAPP and CREATE MINING MODEL (see docs/oracle.md).",
+    ),
+    "ORA-00942": (
+        "A table or view the workshop expects does not exist (or is not granted to this user).",
+        f"{_SETUP}; it seeds {SCHEMA}, grants SELECT on its tables and creates the memory tables.",
+    ),
+    "ORA-40284": (
+        "The in-database embedding model does not exist in this schema.",
+        f"{_SETUP}; it builds the ONNX model if needed and loads it into the database.",
+    ),
+    "ORA-12154": (
+        "The connect identifier in ORACLE_DSN could not be resolved (an alias not found in "
+        "tnsnames.ora).",
+        "use host:port/service, or set ORACLE_WALLET_DIR to the folder holding tnsnames.ora.",
+    ),
+    "ORA-65096": (
+        "You are connected to the container root (CDB$ROOT), where local users cannot be created.",
+        "connect to the pluggable database instead: ORACLE_DSN=localhost:1521/FREEPDB1.",
+    ),
+    "ORA-01950": (
+        "The user has no quota on its tablespace.",
+        f"{_SETUP} (it grants a quota on the default tablespace).",
+    ),
+    "ORA-28000": (
+        "The account is locked.",
+        "as the admin user run `ALTER USER <name> ACCOUNT UNLOCK;` or re-run setup.",
+    ),
+    "ORA-28001": (
+        "The password has expired.",
+        f"{_SETUP} (it resets the workshop users' passwords from .env).",
+    ),
+    "ORA-01033": (
+        "The database is starting up or shutting down.",
+        "wait until it is open (`workshop doctor` retries) and try again.",
+    ),
+    "ORA-01034": (
+        "The database instance is not running.",
+        "start the database container (`docker compose -f .devcontainer/docker-compose.yml up -d db`).",
+    ),
+    "ORA-12528": (
+        "The listener is blocking new connections while the database opens.",
+        "wait a minute and retry.",
+    ),
+    "ORA-12170": (
+        "The connection attempt timed out.",
+        "check the host in ORACLE_DSN and any firewall / access control list between you and "
+        "the database.",
+    ),
+    "ORA-00904": (
+        "A column the workshop expects does not exist: the schema is from an older or "
+        "half-finished setup.",
+        f"{_SETUP}.",
+    ),
+    "ORA-51805": (
+        "The vector dimension does not match what the table expects.",
+        "rebuild and reload the model (`workshop model build`, then re-run setup).",
+    ),
+    "DPY-6005": (
+        "python-oracledb could not open a network connection to ORACLE_DSN: the database is not "
+        "up yet, or the host/port is wrong.",
+        "start the database and wait until it is healthy, or correct host:port in ORACLE_DSN.",
+    ),
+    "DPY-6000": (
+        "The listener refused the connection (typically the service is not registered yet).",
+        "wait a minute and retry; check the service name in ORACLE_DSN.",
+    ),
+    "DPY-6001": (
+        "The listener does not know the service in ORACLE_DSN (yet).",
+        "wait a minute and retry; check the service name in ORACLE_DSN (Oracle Free: FREEPDB1).",
+    ),
+    "DPY-4011": (
+        "The database or network closed the connection.",
+        "retry; if it persists, check that the database container is healthy.",
+    ),
+    "DPY-4027": (
+        "No configuration directory was given to look up the connect alias.",
+        "set ORACLE_WALLET_DIR to the unzipped wallet folder, or use host:port/service in ORACLE_DSN.",
+    ),
+}
+
+_NOT_READY = (
+    "The database is restarting, still opening, or refused the connection for now.",
+    "wait a minute and retry (`python -m workshop_lib.oracle wait` and `workshop doctor` retry "
+    "these); if it persists, check the database container's log.",
+)
+for _code in ("ORA-01089", "ORA-01109", "ORA-12505", "ORA-12521", "ORA-12526", "ORA-12537", "DPY-6003"):
+    DIAGNOSES.setdefault(_code, _NOT_READY)
+
+# Errors that mean "the database is not (yet) reachable": the wait loop retries these.
+TRANSIENT_CODES = frozenset(
+    {"ORA-12541", "ORA-12514", "ORA-12528", "ORA-12537", "ORA-01033", "ORA-01034",
+     "ORA-01089", "ORA-01109", "ORA-12505", "ORA-12521", "ORA-12526", "ORA-12170",
+     "DPY-6005", "DPY-6000", "DPY-6001", "DPY-6003", "DPY-4011"}
+)
+
+
+def error_codes(error: BaseException | str | int) -> list[str]:
+    """Every ``ORA-``/``DPY-``/``DRG-`` code found in ``error``, most specific first.
+
+    python-oracledb thin errors often carry both a DPY code and the ORA code the
+    server sent; the ORA code is the more specific one, so it comes first.
+    """
+    if isinstance(error, int):
+        return [f"ORA-{abs(error):05d}"]
+    texts: list[str] = []
+    if isinstance(error, BaseException):
+        for arg in getattr(error, "args", ()):
+            full = getattr(arg, "full_code", None)
+            if full:
+                texts.append(str(full))
+            texts.append(str(getattr(arg, "message", arg)))
+        texts.append(str(error))
+        cause = error.__cause__ or error.__context__
+        if cause is not None and cause is not error:
+            texts.append(str(cause))
+    else:
+        texts.append(str(error))
+    found: list[str] = []
+    for text in texts:
+        for prefix, digits in _CODE_RE.findall(text):
+            code = f"{prefix}-{digits}"
+            if code not in found:
+                found.append(code)
+    found.sort(key=lambda c: 0 if c.startswith("ORA") and c in DIAGNOSES else
+               1 if c in DIAGNOSES else 2)
+    return found
+
+
+def diagnose(error: BaseException | str | int) -> Diagnosis:
+    """Explain ``error`` (exception, message, ``"ORA-29855"`` or ``29855``) as cause + exact fix.
+
+    Unknown codes still get a Diagnosis that quotes the original message and
+    points at ``workshop doctor`` and docs/oracle.md, so no caller ever has to
+    print a bare traceback to a learner.
+    """
+    codes = error_codes(error)
+    for code in codes:
+        if code in DIAGNOSES:
+            cause, fix = DIAGNOSES[code]
+            return Diagnosis(code, cause, fix)
+    message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return Diagnosis(
+        codes[0] if codes else None,
+        f"Unexpected database error: {message}",
+        "run `workshop doctor` for a full check of the environment and see "
+        "docs/oracle.md#troubleshooting.",
+    )
+
+
+def is_transient(error: BaseException | str | int) -> bool:
+    """True when ``error`` means the database is not reachable yet (worth retrying)."""
+    if isinstance(error, (ConnectionError, TimeoutError)):
+        return True
+    return any(code in TRANSIENT_CODES for code in error_codes(error))

@@ -1,0 +1,188 @@
+"""The least privileges the workshop grants, and the SQL that creates its users.
+
+Everything here is pure text building, so it is unit-tested without a
+database and a test asserts that no statement or list in this module grants an
+``ANY`` privilege. Identifiers are validated and passwords checked before they
+are spliced into DDL (Oracle cannot bind identifiers or passwords in DDL), and
+:func:`redact` hides passwords whenever a statement is shown to a person.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import string
+from collections.abc import Iterable, Sequence
+
+from ..config import AGENT_SCHEMA, SCHEMA, SEED_TABLES as _SEED_TABLES
+from ..errors import ConfigError
+
+# Roles every workshop schema gets. DB_DEVELOPER_ROLE (23ai+) bundles CREATE
+# SESSION/TABLE/VIEW/SEQUENCE/PROCEDURE/TYPE/JOB/PROPERTY GRAPH and friends;
+# CTXAPP lets the schema build and sync Oracle Text indexes.
+WORKSHOP_ROLES: tuple[str, ...] = ("DB_DEVELOPER_ROLE", "CTXAPP")
+# Loading the ONNX embedding model into the schema (DBMS_VECTOR.LOAD_ONNX_MODEL).
+WORKSHOP_SYSTEM_PRIVILEGES: tuple[str, ...] = ("CREATE MINING MODEL",)
+# What AGENT and learners may do with the SUPPLYCHAIN catalog: read it, nothing else.
+CATALOG_OBJECT_PRIVILEGES: tuple[str, ...] = ("SELECT",)
+# A bounded quota: enough for the seed, the model (~90 MB) and tens of thousands of memories.
+DEFAULT_QUOTA = "2G"
+
+# The seven SUPPLYCHAIN tables the seed creates (issue 2); the doctor checks them.
+SEED_TABLES: tuple[str, ...] = _SEED_TABLES
+
+_IDENT_RE = re.compile(r"^[A-Z][A-Z0-9_$#]{0,127}$")
+_QUOTA_RE = re.compile(r"^(UNLIMITED|\d{1,6}[KMGT]?)$")
+_PASSWORD_FORBIDDEN = re.compile(r'["\x00-\x1f\x7f]')
+_ANY_RE = re.compile(r"\bANY\b", re.IGNORECASE)
+
+# --- dictionary queries (bind variables; all readable by the roles involved) ----
+USER_EXISTS_SQL = "SELECT COUNT(*) FROM all_users WHERE username = :name"
+GRANTED_ROLES_SQL = "SELECT granted_role FROM dba_role_privs WHERE grantee = :name"
+GRANTED_SYS_PRIVS_SQL = "SELECT privilege FROM dba_sys_privs WHERE grantee = :name"
+DEFAULT_TABLESPACE_SQL = (
+    "SELECT property_value FROM database_properties "
+    "WHERE property_name = 'DEFAULT_PERMANENT_TABLESPACE'"
+)
+TABLESPACE_ASSM_SQL = (
+    "SELECT segment_space_management FROM user_tablespaces WHERE tablespace_name = :name"
+)
+OWNED_TABLES_SQL = "SELECT table_name FROM user_tables ORDER BY table_name"
+GRANTS_MADE_SQL = (
+    "SELECT DISTINCT grantee FROM user_tab_privs_made WHERE privilege = 'SELECT'"
+)
+
+
+def validate_identifier(name: str, what: str = "identifier") -> str:
+    """Return ``name`` upper-cased if it is a plain Oracle identifier, else raise ConfigError."""
+    candidate = (name or "").strip().upper()
+    if not _IDENT_RE.match(candidate):
+        raise ConfigError(
+            f"{what} {name!r} is not a plain Oracle identifier (a letter, then letters, digits, "
+            "_, $ or #; at most 128 characters)."
+        )
+    return candidate
+
+
+def quote_identifier(name: str, what: str = "identifier") -> str:
+    """The validated identifier in double quotes, safe to splice into DDL."""
+    return f'"{validate_identifier(name, what)}"'
+
+
+def validate_password(password: str | None, user: str) -> str:
+    """Check a password can be used in ``IDENTIFIED BY "..."`` and is not trivially weak.
+
+    Oracle cannot bind a password in DDL, so a double quote or control
+    character would break (or inject into) the statement; Autonomous Database
+    also demands 12+ characters with upper, lower and digit, which
+    :func:`generate_password` always satisfies.
+    """
+    if not password:
+        raise ConfigError(f"No password was given for Oracle user {user}; see .env.example.")
+    if _PASSWORD_FORBIDDEN.search(password):
+        raise ConfigError(
+            f"The password for {user} contains a double quote or a control character, which "
+            "Oracle passwords cannot contain. Choose another one (letters and digits are safest)."
+        )
+    if len(password) < 8 or len(password) > 128:
+        raise ConfigError(f"The password for {user} must be 8 to 128 characters long.")
+    if user.upper() in password.upper():
+        raise ConfigError(f"The password for {user} must not contain the user name.")
+    return password
+
+
+def generate_password(length: int = 24) -> str:
+    """A random password (python ``secrets``) that meets Oracle and Autonomous Database rules.
+
+    Letters and digits only, starting with a letter, with at least one upper,
+    one lower and one digit, so it needs no quoting in shells or .env files.
+    """
+    if length < 12:
+        raise ValueError("passwords shorter than 12 characters are refused by Autonomous Database")
+    alphabet = string.ascii_letters + string.digits
+    while True:
+        candidate = secrets.choice(string.ascii_letters) + "".join(
+            secrets.choice(alphabet) for _ in range(length - 1)
+        )
+        if (any(c.islower() for c in candidate) and any(c.isupper() for c in candidate)
+                and any(c.isdigit() for c in candidate)):
+            return candidate
+
+
+def redact(sql: str) -> str:
+    """``sql`` with any ``IDENTIFIED BY "..."`` password replaced by asterisks (for display)."""
+    return re.sub(r'(?i)(IDENTIFIED\s+BY\s+)("[^"]*"|\S+)', r"\1********", sql)
+
+
+def _quota_clause(quota: str, tablespace: str) -> str:
+    quota = quota.strip().upper()
+    if not _QUOTA_RE.match(quota):
+        raise ConfigError(f"Quota {quota!r} must look like 500M, 2G or UNLIMITED.")
+    return f"QUOTA {quota} ON {quote_identifier(tablespace, 'tablespace')}"
+
+
+def create_user_sql(user: str, password: str, tablespace: str, quota: str = DEFAULT_QUOTA) -> str:
+    """``CREATE USER`` with its password, default tablespace and a bounded quota on it."""
+    validate_password(password, user)
+    ts = quote_identifier(tablespace, "tablespace")
+    return (
+        f'CREATE USER {quote_identifier(user, "user name")} IDENTIFIED BY "{password}" '
+        f"DEFAULT TABLESPACE {ts} {_quota_clause(quota, tablespace)}"
+    )
+
+
+def alter_user_sql(user: str, password: str, tablespace: str, quota: str = DEFAULT_QUOTA) -> str:
+    """Bring an existing user in line: password from .env, tablespace, quota, unlocked."""
+    validate_password(password, user)
+    ts = quote_identifier(tablespace, "tablespace")
+    return (
+        f'ALTER USER {quote_identifier(user, "user name")} IDENTIFIED BY "{password}" '
+        f"DEFAULT TABLESPACE {ts} {_quota_clause(quota, tablespace)} ACCOUNT UNLOCK"
+    )
+
+
+def role_and_privilege_grants(user: str) -> list[str]:
+    """The GRANT statements for one workshop schema (roles, then system privileges)."""
+    grantee = quote_identifier(user, "user name")
+    grants = [f"GRANT {role} TO {grantee}" for role in WORKSHOP_ROLES]
+    grants += [f"GRANT {priv} TO {grantee}" for priv in WORKSHOP_SYSTEM_PRIVILEGES]
+    return grants
+
+
+def missing_grants(user: str, granted_roles: Iterable[str], granted_privileges: Iterable[str]) -> list[str]:
+    """The subset of :func:`role_and_privilege_grants` not yet held (from DBA_ROLE/SYS_PRIVS)."""
+    roles = {r.upper() for r in granted_roles}
+    privs = {p.upper() for p in granted_privileges}
+    grantee = quote_identifier(user, "user name")
+    todo = [f"GRANT {role} TO {grantee}" for role in WORKSHOP_ROLES if role not in roles]
+    todo += [f"GRANT {p} TO {grantee}" for p in WORKSHOP_SYSTEM_PRIVILEGES if p not in privs]
+    return todo
+
+
+def catalog_grants(tables: Sequence[str], grantee: str, owner: str = SCHEMA) -> list[str]:
+    """``GRANT SELECT ON owner.table TO grantee`` for each table (object grants, never ANY)."""
+    who = quote_identifier(grantee, "grantee")
+    schema = quote_identifier(owner, "schema")
+    return [
+        f"GRANT {priv} ON {schema}.{quote_identifier(t, 'table name')} TO {who}"
+        for t in tables
+        for priv in CATALOG_OBJECT_PRIVILEGES
+    ]
+
+
+def workshop_users() -> tuple[str, str]:
+    """The two bootstrap schemas: the catalog owner and the agent (OAMP memory) user."""
+    return SCHEMA, AGENT_SCHEMA
+
+
+def any_privilege_violations(statements: Iterable[str]) -> list[str]:
+    """Statements that grant an ``ANY`` privilege or grant to PUBLIC (both must never ship)."""
+    bad = []
+    for sql in statements:
+        upper = sql.upper()
+        if not upper.lstrip().startswith("GRANT"):
+            continue
+        privilege_part = upper.split(" TO ", 1)[0]
+        if _ANY_RE.search(privilege_part) or re.search(r"\bTO\s+\"?PUBLIC\"?\b", upper):
+            bad.append(sql)
+    return bad
