@@ -1,0 +1,143 @@
+"""TODO 1 — ``_scan_tables(conn, owner) -> list[Fact]``: the solution and wrong variants.
+
+Module globals injected by the test (as in the notebook): ``Fact``.
+"""
+
+# ruff: noqa: F821  (Fact is injected like a notebook global)
+
+SUPPLYCHAIN_TABLES = ("CARGO_ITEMS", "CARRIERS", "CONTAINERS", "PORTS", "VESSELS", "VESSEL_POSITIONS",
+                      "VOYAGES")
+
+TABLES_SQL = """SELECT t.table_name, c.comments
+FROM all_tables t
+LEFT JOIN all_tab_comments c ON c.owner = t.owner AND c.table_name = t.table_name
+WHERE t.owner = :owner
+ORDER BY t.table_name"""
+
+
+def _body(owner, table, comment):
+    if comment and comment.strip():
+        return f"Table {owner}.{table}. Documented purpose: {comment.strip()}"
+    return f"Table {owner}.{table}. Documented purpose: not documented (the table has no comment)."
+
+
+def solution(conn, owner):
+    """Correct: bind variable, LEFT JOIN, OWNER.TABLE subjects, the documented body format."""
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
+                 metadata={"owner": owner, "table": table})
+            for table, comment in rows]
+
+
+def mutant_owner_in_fstring(conn, owner):
+    """Builds the owner into the SQL text instead of binding it (same rows, SQL-injection prone)."""
+    sql = TABLES_SQL.replace(":owner", f"'{owner}'")
+    with conn.cursor() as cur:
+        cur.execute(sql)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+
+
+def mutant_wrong_body_format(conn, owner):
+    """Body "OWNER.TABLE: comment" instead of the documented sentence."""
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"{owner}.{t}: {c or ''}") for t, c in rows]
+
+
+def mutant_none_in_body(conn, owner):
+    """Formats the comment straight in: an uncommented table says "Documented purpose: None"."""
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"Table {owner}.{t}. Documented purpose: {c}")
+            for t, c in rows]
+
+
+def mutant_subject_without_owner(conn, owner):
+    """Subject is the bare table name."""
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=t, body=_body(owner, t, c)) for t, c in rows]
+
+
+def mutant_other_owners_tables(conn, owner):
+    """Filters only the comment join by owner, so every schema's tables come back."""
+    sql = """SELECT t.owner, t.table_name, c.comments
+    FROM all_tables t
+    LEFT JOIN all_tab_comments c ON c.owner = :owner AND c.table_name = t.table_name"""
+    with conn.cursor() as cur:
+        cur.execute(sql, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{o}.{t}", body=_body(o, t, c)) for o, t, c in rows]
+
+
+def mutant_inner_join(conn, owner):
+    """Plain JOIN to ALL_TAB_COMMENTS with a comment filter: tables without a comment disappear."""
+    sql = """SELECT t.table_name, c.comments
+    FROM all_tables t
+    JOIN all_tab_comments c ON c.owner = t.owner AND c.table_name = t.table_name
+    WHERE t.owner = :owner AND c.comments IS NOT NULL"""
+    with conn.cursor() as cur:
+        cur.execute(sql, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+
+
+def mutant_hardcoded_supplychain_tables(conn, owner):
+    """The seven SUPPLYCHAIN tables typed in; only the comments are looked up."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT table_name, comments FROM all_tab_comments WHERE owner = :owner", owner=owner)
+        comments = dict(cur.fetchall())
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, comments.get(t)))
+            for t in SUPPLYCHAIN_TABLES]
+
+
+def mutant_wrong_kind(conn, owner):
+    """Kind 'TABLE' (upper case) instead of 'table'."""
+    return [Fact(kind="TABLE", subject=f.subject, body=f.body) for f in solution(conn, owner)]
+
+
+def mutant_user_tables(conn, owner):
+    """Reads USER_TABLES, i.e. the connected user's tables, whatever the owner."""
+    sql = """SELECT t.table_name, c.comments
+    FROM user_tables t
+    LEFT JOIN all_tab_comments c ON c.owner = :owner AND c.table_name = t.table_name"""
+    with conn.cursor() as cur:
+        cur.execute(sql, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+
+
+def mutant_empty_string_for_missing_comment(conn, owner):
+    """Uses '' for a missing comment, leaving "Documented purpose: " dangling."""
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"Table {owner}.{t}. Documented purpose: {c or ''}")
+            for t, c in rows]
+
+
+def mutant_join_on_table_name_only(conn, owner):
+    """Joins comments on table_name only: a same-named table in another schema duplicates rows."""
+    sql = """SELECT t.table_name, c.comments
+    FROM all_tables t
+    LEFT JOIN all_tab_comments c ON c.table_name = t.table_name
+    WHERE t.owner = :owner"""
+    with conn.cursor() as cur:
+        cur.execute(sql, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+
+
+def mutant_generator(conn, owner):
+    """Yields the facts instead of returning a list."""
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL, owner=owner)
+        rows = cur.fetchall()
+    for t, c in rows:
+        yield Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c))

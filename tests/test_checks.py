@@ -1,0 +1,293 @@
+"""The hard-stop checks: correct solutions pass, every mutant fails, bad input fails cleanly.
+
+One lite workshop (fresh WORKSHOP_HOME, seeded and scanned) serves the whole
+module. Mutants live in tests/mutants/ and use notebook globals, which are
+injected here from ``Workshop.notebook_globals()`` exactly as a notebook's
+setup cell provides them.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import threading
+from typing import Any
+
+import pytest
+from mutants import mutants, todo1, todo2, todo3
+
+import workshop_lib
+from workshop_lib import checks, config
+
+MODULES = {1: todo1, 2: todo2, 3: todo3}
+NAMES = {1: "_scan_tables", 2: "retrieve_knowledge", 3: "hybrid_rrf_search_memories"}
+CHECKS = {1: checks.todo1, 2: checks.todo2, 3: checks.todo3}
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A seeded, scanned lite workshop; mutant modules get its notebook globals."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WORKSHOP_HOME", str(tmp_path_factory.mktemp("checks_home")))
+        mp.setenv("WORKSHOP_BACKEND", "lite")
+        mp.delenv(checks.TIMEOUT_ENV, raising=False)
+        workshop = workshop_lib.start(upto="scan")
+        for module in MODULES.values():
+            vars(module).update(workshop.notebook_globals())
+        yield workshop
+        workshop.close()
+
+
+def notebook(ws: Any, source: str) -> dict[str, Any]:
+    """Run ``source`` like a notebook cell: a fresh namespace holding the notebook globals."""
+    namespace = dict(ws.notebook_globals())
+    exec(textwrap.dedent(source), namespace)  # noqa: S102 - test code written right here
+    return namespace
+
+
+def store_state(ws: Any) -> tuple[int, int, list[tuple[str, str]]]:
+    """Memories, chunks and tables outside SUPPLYCHAIN: what a check must leave unchanged."""
+    with ws.conn.cursor() as cur:
+        cur.execute(f"SELECT COUNT(*) FROM {config.MEMORY_TABLE}")
+        memories = cur.fetchone()[0]
+        cur.execute(f"SELECT COUNT(*) FROM {config.CHUNKS_TABLE}")
+        chunks = cur.fetchone()[0]
+        cur.execute("SELECT owner, table_name FROM all_tables WHERE owner <> :owner ORDER BY 1, 2",
+                    owner=config.SCHEMA)
+        tables = cur.fetchall()
+    return memories, chunks, tables
+
+
+# --------------------------------------------------------------------------- solutions pass
+
+
+@pytest.mark.parametrize("todo", [1, 2, 3])
+def test_solution_passes_with_one_stdout_line_and_no_stderr(ws: Any, todo: int,
+                                                             capfd: pytest.CaptureFixture[str]) -> None:
+    module = MODULES[todo]
+    before = store_state(ws)
+    memory_client = module.memory_client
+    CHECKS[todo](module.solution)
+    out, err = capfd.readouterr()
+    assert out == f"TODO {todo} passed — {NAMES[todo]}\n"
+    assert err == ""
+    assert store_state(ws) == before, "the check must remove its probe memories and scratch tables"
+    assert module.memory_client is memory_client, "notebook globals must be restored"
+
+
+def test_reference_functions_pass_through_notebook_wrappers(ws: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The library's reference implementations, called the way the notebook's setup would, pass TODO 1 and 3."""
+    ns = notebook(ws, """
+        from workshop_lib import reference
+        def _scan_tables(conn, owner):
+            return reference.scan_tables(conn, owner)
+        def hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60):
+            return reference.hybrid_rrf_search_memories(query, k, per_list, rrf_k, conn=agent_conn,
+                                                        user_id=USER_ID, agent_id=AGENT_ID)
+    """)
+    checks.todo1(ns["_scan_tables"])
+    checks.todo3(ns["hybrid_rrf_search_memories"])
+    assert capsys.readouterr().out.splitlines() == ["TODO 1 passed — _scan_tables",
+                                                    "TODO 3 passed — hybrid_rrf_search_memories"]
+
+
+# --------------------------------------------------------------------------- every mutant fails
+
+ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in mutants(module)]
+
+
+@pytest.mark.parametrize("todo", [1, 2, 3])
+def test_each_todo_has_at_least_eight_mutants(todo: int) -> None:
+    found = mutants(MODULES[todo])
+    assert len(found) >= 8, sorted(found)
+    assert all((fn.__doc__ or "").strip() for fn in found.values()), "every mutant says what is wrong with it"
+
+
+@pytest.mark.parametrize(("todo", "name"), ALL_MUTANTS, ids=[f"todo{t}-{n}" for t, n in ALL_MUTANTS])
+def test_mutant_fails_its_check(ws: Any, todo: int, name: str, capfd: pytest.CaptureFixture[str]) -> None:
+    before = store_state(ws)
+    with pytest.raises(AssertionError) as failure:
+        CHECKS[todo](getattr(MODULES[todo], name))
+    message = str(failure.value)
+    assert message.startswith(f"TODO {todo} ({NAMES[todo]}) failed: "), message
+    out, err = capfd.readouterr()
+    assert out == "" and err == "", "a failing check prints nothing; the AssertionError says it all"
+    assert store_state(ws) == before
+
+
+# --------------------------------------------------------------------------- bad input
+
+BAD_INPUT = """
+    import time
+
+    def raises(*args, **kwargs):
+        raise ValueError("the learner's own bug")
+
+    def not_implemented(*args, **kwargs):
+        # YOUR CODE HERE
+        raise NotImplementedError()
+
+    def returns_none(*args, **kwargs):
+        rows = []
+
+    def generator(*args, **kwargs):
+        yield {"kind": "table"}
+
+    def endless(*args, **kwargs):
+        while True:
+            pass
+
+    def stubborn(*args, **kwargs):
+        while True:
+            try:
+                time.sleep(0.01)
+            except Exception:
+                pass
+
+    def closes_argument(conn, owner):
+        conn.close()
+        return []
+
+    def closes_global(query, k=5, per_list=30, rrf_k=60):
+        with agent_conn:
+            pass
+        return []
+
+    def leaves_transaction(conn, owner):
+        cur = conn.cursor()
+        cur.execute("INSERT INTO eda_onnx_thread (record_id) VALUES ('check-bad-input')")
+        return []
+
+    def uses_global_connection(conn, owner):
+        with agent_conn.cursor() as cur:
+            cur.execute("SELECT table_name FROM all_tables WHERE owner = :owner", owner=owner)
+            return [Fact("table", f"{owner}.{t}", f"Table {owner}.{t}.") for (t,) in cur.fetchall()]
+
+    def noisy(query, k=5, kinds=None):
+        import logging, sys, warnings
+        print("debugging output")
+        print("oops", file=sys.stderr)
+        warnings.warn("a warning")
+        logging.getLogger("learner").error("a log record")
+        return None
+"""
+
+CASES: list[tuple[int, str, str]] = [
+    (1, "raises", r"raised ValueError: the learner's own bug"),
+    (2, "raises", r"raised ValueError: the learner's own bug"),
+    (3, "raises", r"raised ValueError: the learner's own bug"),
+    (1, "not_implemented", r"TODO 1 is not implemented yet"),
+    (2, "not_implemented", r"TODO 2 is not implemented yet"),
+    (3, "not_implemented", r"TODO 3 is not implemented yet"),
+    (1, "returns_none", r"(?s)returned None\..*return <your list>"),
+    (2, "returns_none", r"returned None\."),
+    (3, "generator", r"returned a generator/iterator, not a list"),
+    (2, "generator", r"returned a generator/iterator, not a list"),
+    (1, "closes_argument", r"closed the shared connection"),
+    (3, "closes_global", r"closed the shared connection"),
+    (1, "leaves_transaction", r"changed the database; it must only read"),
+    (2, "noisy", r"returned None\.(.|\n)*debugging output(.|\n)*oops"),
+    (1, "uses_global_connection", r"queried the notebook global agent_conn instead of its conn argument"),
+]
+
+
+@pytest.mark.parametrize(("todo", "fn", "pattern"), CASES, ids=[f"todo{t}-{f}" for t, f, _ in CASES])
+def test_bad_input_fails_with_a_clear_message(ws: Any, todo: int, fn: str, pattern: str,
+                                              capfd: pytest.CaptureFixture[str]) -> None:
+    ns = notebook(ws, BAD_INPUT)
+    globals_before = {name: ns[name] for name in ("agent_conn", "memory_client", "rerank")}
+    with pytest.raises(AssertionError, match=pattern) as failure:
+        CHECKS[todo](ns[fn])
+    assert f"TODO {todo} ({NAMES[todo]}) failed" in str(failure.value)
+    assert "hint:" in str(failure.value)
+    assert {name: ns[name] for name in globals_before} == globals_before
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    with ws.conn.cursor() as cur:  # the shared connection is open, with nothing left uncommitted
+        cur.execute("SELECT COUNT(*) FROM eda_onnx_thread WHERE record_id = 'check-bad-input'")
+        assert cur.fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("fn", ["endless", "stubborn"])
+def test_endless_function_times_out_and_is_stopped(ws: Any, fn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(checks.TIMEOUT_ENV, "0.5")
+    ns = notebook(ws, BAD_INPUT)
+    with pytest.raises(AssertionError, match=r"did not return within 0\.5 s\b"):
+        checks.todo3(ns[fn])
+    assert not [t for t in threading.enumerate() if t.name.startswith("workshop-check")], \
+        "the runaway learner thread must be stopped"
+
+
+def test_timeout_argument_overrides_environment(ws: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(checks.TIMEOUT_ENV, "600")
+    ns = notebook(ws, BAD_INPUT)
+    with pytest.raises(AssertionError, match=r"within 0\.3 s\b"):
+        checks.todo2(ns["endless"], timeout=0.3)
+
+
+@pytest.mark.parametrize("todo", [1, 2, 3])
+def test_correct_function_still_passes_after_bad_input(ws: Any, todo: int,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A broken TODO does not break the workshop: bad calls first, then the solution passes."""
+    ns = notebook(ws, BAD_INPUT)
+    bad = {1: ["closes_argument", "leaves_transaction", "raises"], 2: ["noisy", "generator"],
+           3: ["closes_global", "raises"]}[todo]
+    for name in bad:
+        with pytest.raises(AssertionError):
+            CHECKS[todo](ns[name], timeout=5)
+    with pytest.raises(AssertionError):
+        CHECKS[todo](ns["endless"], timeout=0.3)
+    capsys.readouterr()
+    CHECKS[todo](MODULES[todo].solution)
+    assert capsys.readouterr().out == f"TODO {todo} passed — {NAMES[todo]}\n"
+
+
+@pytest.mark.parametrize("value", [None, "retrieve_knowledge", 42])
+def test_not_a_function(ws: Any, value: Any) -> None:
+    with pytest.raises(AssertionError, match=r"the check needs your function"):
+        checks.todo2(value)
+
+
+def test_missing_notebook_global_is_named(ws: Any) -> None:
+    ns = notebook(ws, """
+        def retrieve_knowledge(query, k=5, kinds=None):
+            return []
+    """)
+    del ns["memory_client"]
+    with pytest.raises(AssertionError, match=r"memory_client .*not defined(.|\n)*setup cell"):
+        checks.todo2(ns["retrieve_knowledge"])
+
+
+def test_stale_probe_memories_are_removed(ws: Any) -> None:
+    """Probes left by an interrupted check (kernel killed mid-check) are cleaned by the next check."""
+    stale = f"{checks.PROBE_PREFIX}stale-test"
+    ws.memory_client.add_memory("TEU 20-foot equivalent capacity unit for vessels", user_id=ws.user_id,
+                                agent_id=ws.agent_id, memory_id=stale,
+                                metadata={"kind": "column", "subject": "SUPPLYCHAIN.VESSELS.CAPACITY_TEU"})
+    checks.todo3(todo3.solution)
+    with ws.conn.cursor() as cur:
+        cur.execute(f"SELECT COUNT(*) FROM {config.MEMORY_TABLE} WHERE record_id = :rid", rid=stale)
+        assert cur.fetchone()[0] == 0
+
+
+def test_failure_message_says_expected_got_and_hint(ws: Any) -> None:
+    with pytest.raises(AssertionError) as failure:
+        checks.todo2(todo2.mutant_no_oversampling)
+    lines = str(failure.value).splitlines()
+    assert re.match(r"TODO 2 \(retrieve_knowledge\) failed: .*max_results=5", lines[0])
+    assert any(line.strip().startswith("expected: max_results=20") for line in lines)
+    assert any(line.strip().startswith("got:") for line in lines)
+    assert any(line.strip().startswith("hint:") and "k * 4" in line for line in lines)
+    assert failure.value.__cause__ is None and failure.value.__suppress_context__
+
+
+def test_failure_of_the_check_itself_is_reported_as_environment_problem(
+        ws: Any, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    def database_gone(_ws: Any) -> None:
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(checks, "_remove_stale_probes", database_gone)
+    with pytest.raises(AssertionError, match=r"(?s)could not be graded.*RuntimeError: database went away.*"
+                                             r"not of your function"):
+        checks.todo3(todo3.solution)
+    assert capfd.readouterr() == ("", "")
