@@ -22,7 +22,7 @@ CATALOG_DDL = [
         OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, COLUMN_ID INTEGER NOT NULL,
         COLUMN_NAME TEXT NOT NULL, DATA_TYPE TEXT NOT NULL, TYPE_CLASS TEXT NOT NULL,
         DATA_LENGTH INTEGER, DATA_PRECISION INTEGER, DATA_SCALE INTEGER, NULLABLE TEXT NOT NULL,
-        IDENTITY_COLUMN TEXT NOT NULL DEFAULT 'NO', VECTOR_DIM INTEGER,
+        IDENTITY_COLUMN TEXT NOT NULL DEFAULT 'NO', VECTOR_DIM INTEGER, VECTOR_FORMAT TEXT,
         PRIMARY KEY (OWNER, TABLE_NAME, COLUMN_NAME))""",
     """CREATE TABLE IF NOT EXISTS LITECAT.TAB_COMMENTS (
         OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, COMMENTS TEXT,
@@ -117,6 +117,7 @@ class ColumnType:
     precision: int | None = None
     scale: int | None = None
     vector_dim: int | None = None
+    vector_format: str | None = None   # FLOAT32 / FLOAT64 (None: any, written VECTOR or VECTOR(n, *))
 
 
 _TYPE_RE = re.compile(r"^\s*([A-Z][A-Z_0-9 ]*?)\s*(?:\((.*)\))?\s*(?:WITH .*)?$", re.S)
@@ -143,8 +144,14 @@ def parse_type(oracle_text: str) -> ColumnType:
         scale = int(parts[1]) if len(parts) > 1 else 0
         if scale == 0:
             sqlite_type = "INTEGER"
-    elif base == "VECTOR" and parts and parts[0] not in ("*", ""):
-        dim = int(parts[0])
+    vector_format = None
+    if base == "VECTOR":
+        if parts and parts[0] not in ("*", ""):
+            dim = int(parts[0])
+        if len(parts) > 1 and parts[1] != "*":
+            vector_format = parts[1]
+            if vector_format not in ("FLOAT32", "FLOAT64"):
+                raise KeyError(f"VECTOR format {vector_format}")
     if base in ("INTEGER", "INT", "SMALLINT"):
         precision, scale = 38, 0
     data_type = {"TIMESTAMP": "TIMESTAMP(6)", "INTEGER": "NUMBER", "INT": "NUMBER", "SMALLINT": "NUMBER",
@@ -154,13 +161,16 @@ def parse_type(oracle_text: str) -> ColumnType:
     if length is None:
         length = {"NUMBER": 22, "DATE": 7, "TIMESTAMP": 11, "CLOB": 4000, "JSON": 8200,
                   "BINARY_DOUBLE": 8}.get(type_class)
-    return ColumnType(data_type, type_class, sqlite_type, length, precision, scale, dim)
+    return ColumnType(data_type, type_class, sqlite_type, length, precision, scale, dim, vector_format)
 
 
 def ensure_catalog(con: sqlite3.Connection) -> None:
-    """Create the catalog tables if this WORKSHOP_HOME is new."""
+    """Create the catalog tables if this WORKSHOP_HOME is new (and add columns newer lite versions record)."""
     for ddl in CATALOG_DDL:
         con.execute(ddl)
+    known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info(COLUMNS)")}
+    if "VECTOR_FORMAT" not in known:
+        con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.COLUMNS ADD COLUMN VECTOR_FORMAT TEXT")
 
 
 def install_views(con: sqlite3.Connection, user: str) -> None:
@@ -173,12 +183,13 @@ def install_views(con: sqlite3.Connection, user: str) -> None:
 def column_types(con: sqlite3.Connection, owner: str, table: str) -> dict[str, ColumnType]:
     """Column name -> ColumnType for one table, in column order (empty when unknown)."""
     rows = con.execute(
-        "SELECT COLUMN_NAME, DATA_TYPE, TYPE_CLASS, DATA_LENGTH, DATA_PRECISION, DATA_SCALE, VECTOR_DIM "
+        "SELECT COLUMN_NAME, DATA_TYPE, TYPE_CLASS, DATA_LENGTH, DATA_PRECISION, DATA_SCALE, VECTOR_DIM, "
+        "VECTOR_FORMAT "
         "FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ? ORDER BY COLUMN_ID",
         (owner, table),
     ).fetchall()
     return {
-        r[0]: ColumnType(r[1], r[2], "", r[3], r[4], r[5], r[6]) for r in rows
+        r[0]: ColumnType(r[1], r[2], "", r[3], r[4], r[5], r[6], r[7]) for r in rows
     }
 
 

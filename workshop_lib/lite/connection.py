@@ -27,8 +27,8 @@ import numpy as np
 import oracledb
 
 from . import catalog, functions, guard
-from .ddl import execute_ddl, is_ddl
-from .errors import LiteDatabaseError, from_sqlite
+from .ddl import execute_ddl, is_ddl, new_schema_of
+from .errors import LiteDatabaseError, LiteError, from_sqlite
 from .translate import Context, Plan, translate
 from .values import adapt_bind, convert_out, encode_vector, is_vector_blob, vector_as_numpy
 
@@ -121,6 +121,16 @@ class LiteConnection:
     def ping(self) -> None:
         """Raise when the connection is closed (python-oracledb's ``ping``)."""
         self._check_open()
+
+    @property
+    def transaction_in_progress(self) -> bool:
+        """True while DML is uncommitted (python-oracledb's ``transaction_in_progress``)."""
+        return not self._closed and self._con.in_transaction
+
+    def cancel(self) -> None:
+        """Interrupt the statement running on this connection (python-oracledb's ``cancel``)."""
+        if not self._closed:
+            self._con.interrupt()
 
     def __enter__(self) -> "LiteConnection":
         return self
@@ -369,18 +379,41 @@ class LiteConnection:
                     continue
             self._embed_texts(item.model, texts)
 
-    def _raise(self, exc: sqlite3.Error) -> None:
+    def _raise(self, exc: sqlite3.Error, offset: int = 0, kind: str | None = None) -> None:
         udf = self._udf_error
         self._udf_error = None
+        error: LiteDatabaseError
         if udf is not None and "user-defined function raised exception" in str(exc):
             if isinstance(udf, LiteDatabaseError):
-                raise udf from None
-            text = str(udf)
-            if text.startswith("ORA-") and ":" in text:
-                code = int(text[4:9])
-                raise LiteDatabaseError(code, text[11:]) from None
-            raise LiteDatabaseError(604, f"error in a SQL function: {text}") from None
-        raise from_sqlite(exc) from None
+                error = udf
+            else:
+                text = str(udf)
+                if text.startswith("ORA-") and ":" in text:
+                    error = LiteDatabaseError(int(text[4:9]), text[11:])
+                else:
+                    error = LiteDatabaseError(604, f"error in a SQL function: {text}")
+        else:
+            error = from_sqlite(exc)
+        if kind == "UPDATE" and error.args[0].code == 1400:
+            # Oracle: updating a NOT NULL column to NULL is ORA-01407, inserting NULL is ORA-01400.
+            column = error.args[0].message.split("(", 1)[1].split(")", 1)[0]
+            error = LiteDatabaseError(1407, f"cannot update ({column}) to NULL")
+        if kind == "DELETE" and error.args[0].code == 2291:
+            error = LiteDatabaseError(2292, "integrity constraint violated - child record found",
+                                      "delete the child rows first (or declare the foreign key ON DELETE CASCADE)")
+        if offset:
+            # python-oracledb reports the failing row of executemany() in the error's offset.
+            first = error.args[0]
+            error.args = (LiteError(first.code, first.message, offset, first.isrecoverable),)
+        raise error from None
+
+
+class _RowFailed(Exception):
+    """executemany(): row ``index`` failed with ``cause``; the rows before it stay applied, as in Oracle."""
+
+    def __init__(self, cause: sqlite3.Error, index: int):
+        super().__init__(str(cause))
+        self.cause, self.index = cause, index
 
 
 def _shown(bind: str) -> str:
@@ -414,6 +447,12 @@ class LiteCursor:
             if row is None:
                 return
             yield row
+
+    def _check_open(self) -> None:
+        self.connection._check_open()
+        if self._closed:
+            raise LiteDatabaseError(1001, "invalid cursor (the cursor is closed)",
+                                    "open a new one with connection.cursor()")
 
     def close(self) -> None:
         """Close the cursor."""
@@ -464,10 +503,8 @@ class LiteCursor:
 
     def execute(self, statement: str, parameters: Any = None, **kwargs: Any) -> "LiteCursor | None":
         """Run one Oracle SQL statement with named binds (dict, sequence or keyword arguments)."""
-        if self._closed:
-            raise LiteDatabaseError(1001, "invalid cursor (it was closed)")
+        self._check_open()
         conn = self.connection
-        conn._check_open()
         with conn._lock:
             plan = conn._plan(statement)
             self._rows, self.description, self._types = None, None, []
@@ -487,13 +524,17 @@ class LiteCursor:
                     return self
                 self._dml(plan, [binds])
             except sqlite3.Error as exc:
-                conn._raise(exc)
+                conn._raise(exc, kind=plan.kind)
             return None
 
     def executemany(self, statement: str, parameters: Sequence[Any], **kwargs: Any) -> None:
-        """Run one DML statement for each set of binds (VECTOR_EMBEDDING inputs are embedded in batches)."""
+        """Run one DML statement for each set of binds (VECTOR_EMBEDDING inputs are embedded in batches).
+
+        As with python-oracledb, a failing row stops the batch: the rows before it stay applied
+        (uncommitted) and the error's ``offset`` is the failing row's index.
+        """
+        self._check_open()
         conn = self.connection
-        conn._check_open()
         with conn._lock:
             plan = conn._plan(statement)
             if plan == "DDL" or not isinstance(plan, Plan) or plan.kind == "SELECT":
@@ -507,15 +548,21 @@ class LiteCursor:
                     conn._prefetch(plan, rows)
                 if plan.vector_slots or plan.text_slots:
                     total = 0
-                    for binds in rows:
+                    for index, binds in enumerate(rows):
                         conn._fill_slots(plan, binds)
-                        self._dml(plan, [binds])
+                        try:
+                            self._dml(plan, [binds])
+                        except sqlite3.Error as exc:
+                            self.rowcount = total
+                            raise _RowFailed(exc, index) from None
                         total += self.rowcount
                     self.rowcount = total
                 else:
                     self._dml(plan, rows)
+            except _RowFailed as failed:
+                conn._raise(failed.cause, offset=failed.index, kind=plan.kind)
             except sqlite3.Error as exc:
-                conn._raise(exc)
+                conn._raise(exc, kind=plan.kind)
 
     def _dml(self, plan: Plan, rows: list[dict[str, Any]]) -> None:
         conn = self.connection
@@ -523,24 +570,54 @@ class LiteCursor:
         if not con.in_transaction:
             con.execute("BEGIN")
         con.execute("SAVEPOINT lite_stmt")
+        total = 0
         try:
-            total = 0
-            for sql in plan.sql:
-                if len(rows) == 1:
-                    total += con.execute(sql, rows[0]).rowcount
-                else:
-                    cur = con.executemany(sql, rows)
-                    total += cur.rowcount
-        except BaseException:
-            con.execute("ROLLBACK TO lite_stmt")  # statement-level atomicity, as in Oracle
+            if len(rows) == 1 or len(plan.sql) > 1:
+                for index, row in enumerate(rows):
+                    total += self._dml_row(plan, row, index, len(rows) > 1)
+            else:
+                try:
+                    total = con.executemany(plan.sql[0], rows).rowcount
+                except sqlite3.Error:
+                    # Oracle array DML keeps the rows before the failing one and reports its offset:
+                    # undo the batch and replay it row by row to find that row.
+                    con.execute("ROLLBACK TO lite_stmt")
+                    total = 0
+                    for index, row in enumerate(rows):
+                        total += self._dml_row(plan, row, index, True)
+                    raise
+        except _RowFailed:
             con.execute("RELEASE lite_stmt")
             raise
+        except BaseException:
+            # Statement-level atomicity, as in Oracle: the failing statement leaves no trace.
+            con.execute("ROLLBACK TO lite_stmt")
+            con.execute("RELEASE lite_stmt")
+            raise
+        finally:
+            self.rowcount = total
         con.execute("RELEASE lite_stmt")
-        self.rowcount = total
         if plan.target:
             conn._bump(*plan.target)
         if conn.autocommit:
             conn.commit()
+
+    def _dml_row(self, plan: Plan, row: dict[str, Any], index: int, many: bool) -> int:
+        """Run one row's statements; with ``many``, a failure undoes only this row and raises _RowFailed."""
+        con = self.connection._con
+        if not many:
+            return sum(con.execute(sql, row).rowcount for sql in plan.sql)
+        con.execute("SAVEPOINT lite_row")
+        try:
+            count = sum(con.execute(sql, row).rowcount for sql in plan.sql)
+        except sqlite3.Error as exc:
+            con.execute("ROLLBACK TO lite_row")
+            con.execute("RELEASE lite_row")
+            if plan.target:
+                self.connection._bump(*plan.target)
+            raise _RowFailed(exc, index) from None
+        con.execute("RELEASE lite_row")
+        return count
 
     def _run_ddl(self, statement: str) -> None:
         conn = self.connection
@@ -550,6 +627,9 @@ class LiteCursor:
             if not in_atomic:
                 if con.in_transaction:
                     con.execute("COMMIT")  # Oracle commits pending work before DDL
+                schema = new_schema_of(statement, conn.username)
+                if schema:
+                    conn._attach(schema)  # SQLite cannot ATTACH inside the transaction opened next
                 con.execute("BEGIN")
             result = execute_ddl(conn, statement, conn._context)
             if not in_atomic:
@@ -573,19 +653,22 @@ class LiteCursor:
 
     def _describe(self, plan: Plan) -> None:
         assert self._rows is not None
-        raw = self._rows.description or []
-        names = [c[0] for c in raw]
-        types: list[str | None] = []
-        described = []
-        for i, raw_name in enumerate(names):
-            if i < len(plan.columns) and (not plan.star or len(plan.columns) == len(names)):
-                name, typ = plan.columns[i]
-            else:
-                name, typ = raw_name.upper(), None
-            types.append(typ)
-            described.append((name, _DB_TYPES.get(typ or "", oracledb.DB_TYPE_VARCHAR), None, None, None, None, True))
-        self._types = types
-        self.description = described
+        names = tuple(c[0] for c in self._rows.description or ())
+        cached = plan.described.get(names)
+        if cached is None:
+            types: list[str | None] = []
+            described = []
+            for i, raw_name in enumerate(names):
+                if i < len(plan.columns) and (not plan.star or len(plan.columns) == len(names)):
+                    name, typ = plan.columns[i]
+                else:
+                    name, typ = raw_name.upper(), None
+                types.append(typ)
+                described.append((name, _DB_TYPES.get(typ or "", oracledb.DB_TYPE_VARCHAR), None, None, None, None,
+                                  True))
+            cached = plan.described[names] = (described, types)
+        self.description = list(cached[0])
+        self._types = cached[1]
 
     # -- fetching
     def _convert(self, row: tuple) -> tuple:
@@ -594,6 +677,7 @@ class LiteCursor:
 
     def fetchone(self) -> tuple | None:
         """Next row, or None when the result is exhausted."""
+        self._check_open()
         if self._rows is None:
             raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
         try:
@@ -608,6 +692,7 @@ class LiteCursor:
 
     def fetchmany(self, size: int | None = None) -> list[tuple]:
         """Up to ``size`` (default ``arraysize``) more rows."""
+        self._check_open()
         if self._rows is None:
             raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
         try:
@@ -620,6 +705,7 @@ class LiteCursor:
 
     def fetchall(self) -> list[tuple]:
         """All remaining rows."""
+        self._check_open()
         if self._rows is None:
             raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
         try:

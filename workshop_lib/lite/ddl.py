@@ -9,7 +9,6 @@ dictionary views and the type-aware translator see it.
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,6 +59,21 @@ class DdlResult:
     kind: str
     owner: str | None = None
     table: str | None = None
+
+
+_NEW_SCHEMA_RE = re.compile(
+    rf"^\s*CREATE\s+(?:TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<owner>{_IDENT})\s*\.|USER\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<user>{_IDENT}))",
+    re.I)
+
+
+def new_schema_of(sql: str, user: str) -> str | None:
+    """The schema a CREATE TABLE owner.x / CREATE USER statement may need attached first, if any."""
+    match = _NEW_SCHEMA_RE.match(sql)
+    if not match:
+        return None
+    name = match.group("owner") or match.group("user")
+    name = name[1:-1] if name.startswith('"') else name.upper()
+    return None if name == user else name
 
 
 def is_ddl(sql: str) -> bool:
@@ -161,7 +175,7 @@ def _create_table(conn: "LiteConnection", tree: exp.Create, ctx: Context) -> Ddl
             except (KeyError, ValueError):
                 raise LiteNotSupportedError(f"column type {type_text}",
                                             "lite maps NUMBER, VARCHAR2, CHAR, DATE, TIMESTAMP, CLOB, JSON, "
-                                            "VECTOR, SDO_GEOMETRY, BLOB, BINARY_DOUBLE") from None
+                                            "VECTOR(n, FLOAT32|FLOAT64), SDO_GEOMETRY, BLOB, BINARY_DOUBLE") from None
             nullable, identity = True, False
             parts = [f'"{cname}"']
             constraint_sql = []
@@ -220,11 +234,11 @@ def _create_table(conn: "LiteConnection", tree: exp.Create, ctx: Context) -> Ddl
     for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
         con.execute(
             "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
-            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
              ctype.scale, "N" if (not nullable or cname in pk_cols) else "Y", "YES" if identity else "NO",
-             ctype.vector_dim))
+             ctype.vector_dim, ctype.vector_format))
     return DdlResult("CREATE TABLE", owner, table)
 
 
@@ -289,6 +303,12 @@ def _drop_table(conn: "LiteConnection", tree: exp.Drop) -> DdlResult:
     if children and not tree.args.get("cascade"):
         raise LiteDatabaseError(2449, "unique/primary keys in table referenced by foreign keys",
                                 "drop the child tables first, or use DROP TABLE ... CASCADE CONSTRAINTS")
+    if children:
+        # Oracle drops the children's foreign keys and keeps their rows; SQLite cannot drop a constraint
+        # without rebuilding the child table, so lite refuses rather than leave broken children behind.
+        raise LiteNotSupportedError(
+            f"DROP TABLE ... CASCADE CONSTRAINTS while {', '.join(c[0] for c in children)} still reference "
+            f"{owner}.{table}", "drop the child tables first (in reverse dependency order)")
     con.execute("PRAGMA defer_foreign_keys = ON")
     con.execute(f'DROP TABLE "{db}"."{table}"')
     catalog.forget_table(con, owner, table)

@@ -1,8 +1,9 @@
 """sqlglot's Oracle dialect, extended with the Oracle 23ai syntax the workshop uses.
 
 sqlglot's stock Oracle parser does not know ``VECTOR_EMBEDDING(model USING
-expr AS DATA)`` nor Oracle's ``VECTOR(dimensions, format)`` column type (it
-reads Snowflake's ``VECTOR(type, dimensions)``). This module adds both as
+expr AS DATA)``, Oracle's ``VECTOR(dimensions, format)`` column type (it
+reads Snowflake's ``VECTOR(type, dimensions)``) nor ``FETCH APPROX FIRST n
+ROWS ONLY``. This module adds them as
 small parser/generator extensions, in the style of sqlglot's own dialects, so
 the same statements parse here and render back as Oracle SQL.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 from sqlglot.dialects.oracle import Oracle as _StockOracle
+from sqlglot.tokens import TokenType
 from sqlglot.generators.oracle import OracleGenerator
 from sqlglot.parsers.oracle import OracleParser
 
@@ -20,6 +22,23 @@ class VectorEmbedding(exp.Expression, exp.Func):
 
     arg_types = {"this": True, "expression": True}
     _sql_names = ["VECTOR_EMBEDDING"]
+
+
+class IndexTypeClause(exp.Expression):
+    """``INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('...')]`` of an Oracle Text (domain) index."""
+
+    arg_types = {"this": True, "parameters": False}
+
+
+class VectorIndexClause(exp.Expression):
+    """``ORGANIZATION INMEMORY NEIGHBOR GRAPH [DISTANCE m] [WITH TARGET ACCURACY n] [PARAMETERS (...)]``."""
+
+    arg_types = {"organization": True, "distance": False, "accuracy": False, "parameters": False,
+                 "parallel": False}
+
+
+_INDEX_ORGANIZATIONS = (("INMEMORY", "NEIGHBOR", "GRAPH"), ("NEIGHBOR", "PARTITIONS"))
+_VECTOR_METRICS = ("COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "DOT", "MANHATTAN", "HAMMING", "JACCARD")
 
 
 def _parse_vector_embedding(self: OracleParser) -> exp.Expression:
@@ -33,31 +52,166 @@ def _parse_vector_embedding(self: OracleParser) -> exp.Expression:
 
 
 class WorkshopOracleParser(OracleParser):
-    """Oracle parser plus VECTOR_EMBEDDING and Oracle's VECTOR(dim, format) type."""
+    """Oracle parser plus VECTOR_EMBEDDING, VECTOR(dim, format), FETCH APPROX, ``:1`` binds and the
+    Oracle Text / vector index clauses of CREATE INDEX."""
 
     FUNCTION_PARSERS = {
         **OracleParser.FUNCTION_PARSERS,
         "VECTOR_EMBEDDING": _parse_vector_embedding,
     }
 
+    PLACEHOLDER_PARSERS = {
+        **OracleParser.PLACEHOLDER_PARSERS,
+        # Oracle binds are :name or :1 (positional); stock sqlglot only knows :name.
+        TokenType.COLON: lambda self: (
+            self.expression(exp.Placeholder(this=self._prev.text))
+            if self._match_set(self.COLON_PLACEHOLDER_TOKENS) or self._match(TokenType.NUMBER)
+            else None
+        ),
+    }
+
+    def _parse_create(self) -> exp.Expr:
+        # CREATE VECTOR INDEX: the stock parser has no VECTOR creatable.
+        if (self._curr is not None and self._curr.text.upper() == "VECTOR" and self._next is not None
+                and self._next.token_type == TokenType.INDEX):
+            self._advance()
+            create = super()._parse_create()
+            if isinstance(create, exp.Create):
+                create.set("kind", "VECTOR INDEX")
+            return create
+        return super()._parse_create()
+
+    def _parse_index(self, index: exp.Expr | None = None, anonymous: bool = False) -> exp.Index | None:
+        if index is not None and self._match(TokenType.DOT):
+            # CREATE INDEX schema.name ON ...: the stock parser reads a bare name only.
+            index = exp.Table(this=self._parse_id_var(), db=index)
+        parsed = super()._parse_index(index=index, anonymous=anonymous)
+        if parsed is not None and (index is not None or anonymous):
+            tail = self._parse_oracle_index_clause()
+            if tail is not None:
+                parsed.set("oracle", tail)
+        return parsed
+
+    def _parse_oracle_index_clause(self) -> exp.Expr | None:
+        if self._match_text_seq("INDEXTYPE", "IS"):
+            itype = self._parse_table_parts()
+            params = None
+            if self._match_text_seq("PARAMETERS"):
+                self._match_l_paren()
+                params = self._parse_string()
+                self._match_r_paren()
+            self._match_text_seq("PARALLEL") and self._parse_number()
+            return self.expression(IndexTypeClause(this=itype, parameters=params))
+        if not self._match_text_seq("ORGANIZATION"):
+            return None
+        for words in _INDEX_ORGANIZATIONS:
+            if self._match_text_seq(*words):
+                organization = " ".join(words)
+                break
+        else:
+            self.raise_error("Expected INMEMORY NEIGHBOR GRAPH or NEIGHBOR PARTITIONS after ORGANIZATION")
+        distance = accuracy = parameters = parallel = None
+        if self._match_text_seq("DISTANCE"):
+            if not self._match_texts(_VECTOR_METRICS):
+                self.raise_error("Expected a vector distance metric after DISTANCE")
+            distance = self._prev.text.upper()
+        if self._match_text_seq("WITH", "TARGET", "ACCURACY"):
+            accuracy = self._parse_number()
+        if self._match_text_seq("PARAMETERS"):
+            start = self._curr
+            self._match_l_paren()
+            depth = 1
+            while self._curr is not None and depth:
+                if self._curr.token_type == TokenType.L_PAREN:
+                    depth += 1
+                elif self._curr.token_type == TokenType.R_PAREN:
+                    depth -= 1
+                self._advance()
+            parameters = self._find_sql(start, self._prev)
+        if self._match_text_seq("PARALLEL"):
+            parallel = self._parse_number()
+        return self.expression(VectorIndexClause(organization=organization, distance=distance, accuracy=accuracy,
+                                                 parameters=parameters, parallel=parallel))
+
     def _parse_vector_expressions(self, expressions: list[exp.Expr]) -> list[exp.Expr]:
         # Oracle writes VECTOR(384, FLOAT32) / VECTOR(*, FLOAT64): dimensions first.
         return expressions
 
+    def _parse_limit(self, this: exp.Expr | None = None, top: bool = False,
+                     skip_limit_token: bool = False) -> exp.Expr | None:
+        # Oracle 23ai vector search: FETCH APPROX|APPROXIMATE|EXACT FIRST n ROWS ONLY.
+        if (not top and not skip_limit_token and self._curr is not None
+                and self._curr.token_type == TokenType.FETCH and self._next is not None
+                and self._next.text.upper() in ("APPROX", "APPROXIMATE", "EXACT")):
+            mode = self._next.text.upper()
+            self._advance(2)
+            direction = self._prev.text.upper() if self._match_set((TokenType.FIRST, TokenType.NEXT)) else "FIRST"
+            count = (None if self._match_texts(("ROW", "ROWS"), advance=False)
+                     else self._parse_field(tokens=self.FETCH_TOKENS))
+            return self.expression(exp.Fetch(direction=f"{mode} {direction}", count=count,
+                                             limit_options=self._parse_limit_options()))
+        return super()._parse_limit(this, top, skip_limit_token)
+
+
+def _vector_index_sql(self: OracleGenerator, e: VectorIndexClause) -> str:
+    parts = [f"ORGANIZATION {e.args['organization']}"]
+    if e.args.get("distance"):
+        parts.append(f"DISTANCE {e.args['distance']}")
+    if e.args.get("accuracy") is not None:
+        parts.append(f"WITH TARGET ACCURACY {self.sql(e, 'accuracy')}")
+    if e.args.get("parameters"):
+        parts.append(f"PARAMETERS {e.args['parameters']}")
+    if e.args.get("parallel") is not None:
+        parts.append(f"PARALLEL {self.sql(e, 'parallel')}")
+    return " ".join(parts)
+
 
 class WorkshopOracleGenerator(OracleGenerator):
-    """Oracle generator that renders VectorEmbedding back in Oracle syntax."""
+    """Oracle generator that renders the extensions back in Oracle syntax."""
 
     TRANSFORMS = {
         **OracleGenerator.TRANSFORMS,
         VectorEmbedding: lambda self, e: (
             f"VECTOR_EMBEDDING({self.sql(e, 'this')} USING {self.sql(e, 'expression')} AS DATA)"
         ),
+        IndexTypeClause: lambda self, e: (
+            f"INDEXTYPE IS {self.sql(e, 'this')}"
+            + (f" PARAMETERS ({self.sql(e, 'parameters')})" if e.args.get("parameters") else "")
+        ),
+        VectorIndexClause: _vector_index_sql,
+        # DATE '2025-01-01' is an Oracle literal: keep it one (the stock generator writes TO_DATE(...)).
+        exp.DateStrToDate: lambda self, e: (
+            f"DATE {self.sql(e, 'this')}" if isinstance(e.this, exp.Literal) and e.this.is_string
+            else OracleGenerator.TRANSFORMS[exp.DateStrToDate](self, e)
+        ),
+        # TRUNC(date) means TRUNC(date, 'DD'); sqlglot fills the unit in, render it as written.
+        exp.DateTrunc: lambda self, e: (
+            self.func("TRUNC", e.this)
+            if isinstance(e.args.get("unit"), exp.Literal) and e.args["unit"].name.upper() == "DD"
+            else self.func("TRUNC", e.this, e.args.get("unit"))
+        ),
     }
+
+    def index_sql(self, expression: exp.Index) -> str:
+        sql = super().index_sql(expression)
+        clause = expression.args.get("oracle")
+        return f"{sql} {self.sql(clause)}" if clause is not None else sql
+
+
+class WorkshopOracleTokenizer(_StockOracle.Tokenizer):
+    """Oracle tokenizer that keeps BINARY_DOUBLE / BINARY_FLOAT as written.
+
+    The stock one reads them as DOUBLE / FLOAT and writes them back as DOUBLE
+    PRECISION / FLOAT, which in Oracle are NUMBER types, not IEEE floats.
+    """
+
+    KEYWORDS = {k: v for k, v in _StockOracle.Tokenizer.KEYWORDS.items()
+                if k not in ("BINARY_DOUBLE", "BINARY_FLOAT")}
 
 
 class Oracle(_StockOracle):
     """The dialect every SQL statement the workshop ships is checked against."""
 
+    Tokenizer = WorkshopOracleTokenizer
     Parser = WorkshopOracleParser
     Generator = WorkshopOracleGenerator

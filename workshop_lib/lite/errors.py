@@ -36,11 +36,11 @@ class LiteError:
 class LiteDatabaseError(oracledb.DatabaseError):
     """A database error raised by the lite engine (message starts with its ORA code)."""
 
-    def __init__(self, code: int, text: str, hint: str | None = None):
+    def __init__(self, code: int, text: str, hint: str | None = None, offset: int = 0):
         message = f"ORA-{code:05d}: {text}"
         if hint:
             message += f"\nHelp: {hint}"
-        super().__init__(LiteError(code, message))
+        super().__init__(LiteError(code, message, offset))
 
     def __str__(self) -> str:
         return self.args[0].message
@@ -68,7 +68,8 @@ _SQLITE_PATTERNS: list[tuple[re.Pattern[str], object]] = [
      lambda m: (942, f'table or view "{m.group(1).upper()}" does not exist',
                 "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); run ws.seed() if SUPPLYCHAIN is missing")),
     (re.compile(r"no such column: (.+)"),
-     lambda m: (904, f'"{m.group(1).upper()}": invalid identifier', None)),
+     lambda m: (904, ".".join(f'"{part.upper()}"' for part in m.group(1).split(".")) + ": invalid identifier",
+                None)),
     (re.compile(r"UNIQUE constraint failed: (.+)"),
      lambda m: (1, f"unique constraint ({m.group(1).upper()}) violated", None)),
     (re.compile(r"FOREIGN KEY constraint failed"),
@@ -83,6 +84,9 @@ _SQLITE_PATTERNS: list[tuple[re.Pattern[str], object]] = [
      lambda m: (955, f"name is already used by an existing object ({m.group(1).upper()})", None)),
     (re.compile(r"ambiguous column name: (.+)"),
      lambda m: (918, f'column ambiguously defined: "{m.group(1).upper()}"', None)),
+    (re.compile(r"no such function: (\w+)"),
+     lambda m: (904, f'"{m.group(1).upper()}": invalid identifier',
+                "the lite backend does not implement this function; see docs/lite-engine.md for the ones it has")),
     (re.compile(r"database is locked"),
      lambda m: (54, "resource busy (the lite database is locked by another process)",
                 "close other notebooks or kernels using the same WORKSHOP_HOME")),

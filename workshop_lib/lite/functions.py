@@ -8,15 +8,20 @@ the connection precomputes it with numpy (see connection.py).
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
+import functools
 import json
 import math
+import re
 import sqlite3
 from typing import Any, Callable
 
 import numpy as np
 
-from .values import encode_vector, format_datetime, geometry_text, is_vector_blob, vector_as_numpy
+from . import formats
+from .values import (VECTOR_MAGIC, encode_vector, format_datetime, geometry_text, is_vector_blob,
+                     parse_stored_datetime, vector_as_numpy)
 
 EARTH_RADIUS_KM = 6371.0088  # mean Earth radius (IUGG); lite's SDO distances are haversine on it
 
@@ -73,11 +78,28 @@ def distances_to(matrix: np.ndarray, query: np.ndarray, metric: str) -> np.ndarr
     raise ValueError(f"unknown VECTOR_DISTANCE metric {metric}")
 
 
-def to_vector(value: Any, *_ignored: Any) -> bytes | None:
-    """TO_VECTOR('[1,2,3]') / TO_VECTOR(vector): the stored VECTOR form."""
+def to_vector(value: Any, dimensions: Any = None, fmt: Any = None) -> bytes | None:
+    """TO_VECTOR(text|vector [, dimensions [, FLOAT32|FLOAT64]]), also used for values written to a VECTOR column.
+
+    With a format the vector is stored in it (a FLOAT32 array written to a FLOAT64
+    column becomes FLOAT64, as in Oracle); with dimensions a different length
+    raises ORA-51803.
+    """
     if value is None:
         return None
-    return encode_vector(value)
+    if fmt is not None and str(fmt).upper() not in ("FLOAT32", "FLOAT64", "*"):
+        raise ValueError(f"ORA-51813: vector format {fmt} is not supported by the lite backend (FLOAT32, FLOAT64)")
+    target = {"FLOAT32": "f", "FLOAT64": "d"}.get(str(fmt).upper()) if fmt is not None else None
+    blob = encode_vector(value, target or "f")  # text and lists are read straight into the target format
+    if target is not None and VECTOR_MAGIC[blob[:4]] != target:
+        blob = encode_vector(vector_as_numpy(blob).astype(np.float64 if target == "d" else np.float32),
+                             target)
+    if dimensions not in (None, "*"):
+        count = (len(blob) - 4) // (8 if VECTOR_MAGIC[blob[:4]] == "d" else 4)
+        if count != int(dimensions):
+            raise ValueError(f"ORA-51803: Vector dimension count must match the dimension count specified in "
+                             f"the column definition (actual: {count}, required: {int(dimensions)}).")
+    return blob
 
 
 def vector_dims(value: Any) -> int | None:
@@ -102,30 +124,54 @@ def json_text(value: Any) -> str | None:
         raise ValueError("ORA-40441: JSON syntax error (value written to a JSON column is not JSON)") from None
 
 
-def json_value(doc: Any, path: str) -> Any:
-    """JSON_VALUE(doc, path): the scalar at ``path`` as text; NULL for objects, arrays and misses."""
+_MISSING = object()
+
+
+def _json_at(doc: Any, path: str) -> Any:
+    """The JSON value at ``path`` in ``doc`` (text or parsed), or _MISSING."""
     if doc is None:
-        return None
+        return _MISSING
     try:
         data = json.loads(doc) if isinstance(doc, str) else doc
     except ValueError:
-        return None
+        return _MISSING
     for step in _json_path_steps(path):
         if isinstance(step, int):
             if not isinstance(data, list) or step >= len(data):
-                return None
+                return _MISSING
             data = data[step]
         else:
             if not isinstance(data, dict) or step not in data:
-                return None
+                return _MISSING
             data = data[step]
-    if isinstance(data, (dict, list)) or data is None:
+    return data
+
+
+def json_value(doc: Any, path: str) -> Any:
+    """JSON_VALUE(doc, path): the scalar at ``path`` as text; NULL for objects, arrays and misses."""
+    data = _json_at(doc, path)
+    if data is _MISSING or isinstance(data, (dict, list)) or data is None:
         return None
     if isinstance(data, bool):
         return "true" if data else "false"
     if isinstance(data, float) and data.is_integer():
         return str(int(data))
     return str(data)
+
+
+def json_query(doc: Any, path: str) -> str | None:
+    """JSON_QUERY(doc, path): the object or array at ``path`` as JSON text; NULL for scalars and misses."""
+    data = _json_at(doc, path)
+    if data is _MISSING or not isinstance(data, (dict, list)):
+        return None
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_exists(doc: Any, path: str) -> int | None:
+    """JSON_EXISTS(doc, path) as 1/0 (a condition)."""
+    if doc is None:
+        return None
+    return 0 if _json_at(doc, path) is _MISSING else 1
 
 
 def _json_path_steps(path: str) -> list[str | int]:
@@ -155,64 +201,339 @@ def _json_path_steps(path: str) -> list[str | int]:
     return steps
 
 
-def to_date(text: Any, py_format: str | None = None) -> str | None:
-    """TO_DATE(text, format) with sqlglot's strptime form of the Oracle format."""
+def _stored(value: Any, what: str = "DATE") -> dt.datetime:
+    """A stored DATE/TIMESTAMP text as datetime (ORA-01861 when the text is not one)."""
+    if isinstance(value, str):
+        try:
+            return parse_stored_datetime(value)
+        except ValueError:
+            pass
+        try:
+            return formats.parse_datetime_model(value, formats.NLS_DATE_FORMAT)
+        except formats.FormatError:
+            pass
+    raise ValueError(f"ORA-01861: literal does not match format string ({value!r} is not a {what})")
+
+
+def to_date(text: Any, model: str | None = None) -> str | None:
+    """TO_DATE(text[, format model]); the default model is NLS_DATE_FORMAT (DD-MON-RR)."""
     if text is None:
         return None
-    if py_format is None:
-        py_format = "%d-%b-%y"
-    try:
-        return format_datetime(dt.datetime.strptime(str(text), py_format))
-    except ValueError:
-        raise ValueError(f"ORA-01861: literal does not match format string ({text!r})") from None
+    value = formats.parse_datetime_model(str(text), model or formats.NLS_DATE_FORMAT)
+    return format_datetime(value, timestamp=False)
 
 
-def to_timestamp(text: Any, py_format: str | None = None) -> str | None:
-    """TO_TIMESTAMP(text, format)."""
+def to_timestamp(text: Any, model: str | None = None) -> str | None:
+    """TO_TIMESTAMP(text[, format model]); the default model is NLS_TIMESTAMP_FORMAT."""
     if text is None:
         return None
-    value = dt.datetime.strptime(str(text), py_format or "%Y-%m-%d %H:%M:%S.%f")
-    return format_datetime(value, timestamp=True)
+    return format_datetime(formats.parse_datetime_model(str(text), model or formats.NLS_TIMESTAMP_FORMAT))
 
 
-def to_char(value: Any, py_format: str | None = None) -> str | None:
-    """TO_CHAR(date|number[, format])."""
+def to_char(value: Any, model: str | None = None, kind: str | None = None) -> str | None:
+    """TO_CHAR(date|timestamp|number|text[, format model]); ``kind`` is the argument's Oracle type class."""
     if value is None:
         return None
-    if isinstance(value, str) and py_format:
-        try:
-            return dt.datetime.fromisoformat(value).strftime(py_format)
-        except ValueError:
-            return value
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if kind in ("DATE", "TIMESTAMP"):
+        default = formats.NLS_DATE_FORMAT if kind == "DATE" else formats.NLS_TIMESTAMP_FORMAT
+        return formats.format_datetime_model(_stored(value, kind), model or default)
+    if isinstance(value, (int, float)):
+        if model:
+            return formats.format_number_model(value, model)
+        if isinstance(value, float):
+            if value.is_integer():
+                return str(int(value))
+            text = repr(value)
+            return text[1:] if text.startswith("0.") else text.replace("-0.", "-.")  # Oracle: .5, not 0.5
+        return str(value)
+    if model:
+        raise ValueError(f"ORA-01722: invalid number (TO_CHAR with format {model!r} of a text value)")
     return str(value)
+
+
+def to_number(value: Any, model: str | None = None) -> int | float | None:
+    """TO_NUMBER(text) (ORA-01722 when it is not a number)."""
+    if model is not None:
+        value = str(value).replace(",", "").replace("$", "") if value is not None else None
+    return formats.to_number(value)
+
+
+def as_date(value: Any) -> str | None:
+    """A value written to a DATE column: stored form, fractional seconds dropped (ORA-01861 on bad text)."""
+    if value is None:
+        return None
+    return format_datetime(_stored(value), timestamp=False)
+
+
+def as_timestamp(value: Any) -> str | None:
+    """A value written to a TIMESTAMP column, in the stored form."""
+    if value is None:
+        return None
+    return format_datetime(_stored(value, "TIMESTAMP"))
 
 
 def sysdate() -> str:
     """SYSDATE: local date and time to the second."""
-    return format_datetime(dt.datetime.now().replace(microsecond=0))
+    return format_datetime(dt.datetime.now(), timestamp=False)
 
 
 def systimestamp() -> str:
     """SYSTIMESTAMP: local date and time to the microsecond."""
-    return format_datetime(dt.datetime.now(), timestamp=True)
+    return format_datetime(dt.datetime.now())
+
+
+_TRUNC_UNITS = {"DD": "DD", "DDD": "DD", "J": "DD", "DAY": "DD", "MM": "MM", "MON": "MM", "MONTH": "MM",
+                "RM": "MM", "YYYY": "YYYY", "YEAR": "YYYY", "YY": "YYYY", "Y": "YYYY", "SYYYY": "YYYY",
+                "HH": "HH", "HH12": "HH", "HH24": "HH", "MI": "MI", "Q": "Q", "IW": "IW"}
+
+
+def trunc_date(value: Any, unit: Any = "DD") -> str | None:
+    """TRUNC(date[, unit]): to the start of the day (default), month, year, quarter, ISO week, hour or minute."""
+    if value is None:
+        return None
+    day = _stored(value)
+    key = _TRUNC_UNITS.get(str(unit or "DD").upper())
+    if key is None:
+        raise ValueError(f"ORA-01899: bad precision specifier ({unit!r})")
+    if key == "DD":
+        day = dt.datetime(day.year, day.month, day.day)
+    elif key == "MM":
+        day = dt.datetime(day.year, day.month, 1)
+    elif key == "YYYY":
+        day = dt.datetime(day.year, 1, 1)
+    elif key == "Q":
+        day = dt.datetime(day.year, (day.month - 1) // 3 * 3 + 1, 1)
+    elif key == "IW":
+        day = dt.datetime(day.year, day.month, day.day) - dt.timedelta(days=day.weekday())
+    elif key == "HH":
+        day = day.replace(minute=0, second=0, microsecond=0)
+    elif key == "MI":
+        day = day.replace(second=0, microsecond=0)
+    return format_datetime(day, timestamp=False)
 
 
 def trunc(value: Any, arg: Any = None) -> Any:
-    """TRUNC(number[, places]) or TRUNC(date) (to midnight)."""
+    """TRUNC(number[, places]), or TRUNC(date[, unit]) when the value is a stored date."""
     if value is None:
         return None
     if isinstance(value, str):
         try:
-            day = dt.datetime.fromisoformat(value)
+            parse_stored_datetime(value)
         except ValueError:
-            return value
-        return format_datetime(dt.datetime(day.year, day.month, day.day))
+            value = formats.to_number(value)
+        else:
+            return trunc_date(value, arg if arg is not None else "DD")
     places = int(arg or 0)
     factor = 10 ** places
     result = math.trunc(float(value) * factor) / factor
     return int(result) if places <= 0 else result
+
+
+_INTERVAL_UNITS = {"DAY": 86400.0, "HOUR": 3600.0, "MINUTE": 60.0, "SECOND": 1.0}
+
+
+def date_add(value: Any, days: Any) -> str | None:
+    """DATE/TIMESTAMP + n days (fractions allowed): Oracle returns a DATE, to the second."""
+    if value is None or days is None:
+        return None
+    moved = _stored(value) + dt.timedelta(days=float(days))
+    return format_datetime(moved + dt.timedelta(microseconds=500_000), timestamp=False) \
+        if moved.microsecond >= 500_000 else format_datetime(moved, timestamp=False)
+
+
+def add_interval(value: Any, amount: Any, unit: str, keep_fraction: int = 1) -> str | None:
+    """DATE/TIMESTAMP +/- INTERVAL 'n' unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND)."""
+    if value is None or amount is None:
+        return None
+    start = _stored(value)
+    unit = unit.upper()
+    if unit in ("YEAR", "MONTH"):
+        months = int(float(amount)) * (12 if unit == "YEAR" else 1)
+        moved = _shift_months(start, months, interval=True)
+    else:
+        moved = start + dt.timedelta(seconds=float(amount) * _INTERVAL_UNITS[unit])
+    return format_datetime(moved, timestamp=bool(keep_fraction))
+
+
+def interval_seconds(amount: Any, unit: str) -> float | None:
+    """INTERVAL 'n' DAY|HOUR|MINUTE|SECOND (or NUMTODSINTERVAL) as seconds, lite's INTERVAL DAY TO SECOND form."""
+    if amount is None:
+        return None
+    key = str(unit).upper()
+    if key not in _INTERVAL_UNITS:
+        raise ValueError(f"ORA-01760: illegal argument for function (interval unit {unit!r})")
+    return float(amount) * _INTERVAL_UNITS[key]
+
+
+def days_between(a: Any, b: Any) -> float | None:
+    """DATE - DATE: the difference in days (a NUMBER, fractional)."""
+    if a is None or b is None:
+        return None
+    return (_stored(a) - _stored(b)).total_seconds() / 86400.0
+
+
+def seconds_between(a: Any, b: Any) -> float | None:
+    """TIMESTAMP - TIMESTAMP: an INTERVAL DAY TO SECOND, kept as seconds."""
+    if a is None or b is None:
+        return None
+    return (_stored(a) - _stored(b)).total_seconds()
+
+
+def interval_part(seconds: Any, unit: str) -> int | float | None:
+    """EXTRACT(unit FROM interval) for an INTERVAL DAY TO SECOND kept as seconds."""
+    if seconds is None:
+        return None
+    delta = dt.timedelta(seconds=float(seconds))
+    sign = -1 if delta.total_seconds() < 0 else 1
+    delta = abs(delta)
+    unit = unit.upper()
+    if unit == "DAY":
+        return sign * delta.days
+    if unit == "HOUR":
+        return sign * (delta.seconds // 3600)
+    if unit == "MINUTE":
+        return sign * (delta.seconds % 3600 // 60)
+    if unit == "SECOND":
+        return sign * (delta.seconds % 60 + delta.microseconds / 1e6)
+    raise ValueError(f"ORA-30076: invalid extract field for extract source ({unit})")
+
+
+def date_part(value: Any, unit: str) -> int | float | None:
+    """EXTRACT(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND FROM date)."""
+    if value is None:
+        return None
+    day = _stored(value)
+    unit = unit.upper()
+    if unit == "SECOND":
+        return day.second + day.microsecond / 1e6 if day.microsecond else day.second
+    if unit in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE"):
+        return getattr(day, unit.lower())
+    raise ValueError(f"ORA-30076: invalid extract field for extract source ({unit})")
+
+
+def _shift_months(start: dt.datetime, months: int, interval: bool = False) -> dt.datetime:
+    index = start.year * 12 + start.month - 1 + months
+    year, month = divmod(index, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    if interval and start.day > last:
+        raise ValueError("ORA-01839: date not valid for month specified")
+    # ADD_MONTHS: the last day of a month maps to the last day of the target month.
+    at_end = start.day == calendar.monthrange(start.year, start.month)[1]
+    day = last if (at_end and not interval) else min(start.day, last)
+    return start.replace(year=year, month=month + 1, day=day)
+
+
+def add_months(value: Any, months: Any) -> str | None:
+    """ADD_MONTHS(date, n)."""
+    if value is None or months is None:
+        return None
+    return format_datetime(_shift_months(_stored(value), int(float(months))), timestamp=False)
+
+
+def months_between(a: Any, b: Any) -> float | None:
+    """MONTHS_BETWEEN(a, b): whole months when the days match or both are month ends, else /31 fractions."""
+    if a is None or b is None:
+        return None
+    x, y = _stored(a), _stored(b)
+    months = (x.year - y.year) * 12 + (x.month - y.month)
+    x_end = x.day == calendar.monthrange(x.year, x.month)[1]
+    y_end = y.day == calendar.monthrange(y.year, y.month)[1]
+    if x.day == y.day or (x_end and y_end):
+        return float(months)
+    seconds_x = x.day * 86400 + x.hour * 3600 + x.minute * 60 + x.second
+    seconds_y = y.day * 86400 + y.hour * 3600 + y.minute * 60 + y.second
+    return months + (seconds_x - seconds_y) / (31 * 86400)
+
+
+def last_day(value: Any) -> str | None:
+    """LAST_DAY(date)."""
+    if value is None:
+        return None
+    day = _stored(value)
+    return format_datetime(day.replace(day=calendar.monthrange(day.year, day.month)[1]), timestamp=False)
+
+
+def initcap(text: Any) -> str | None:
+    """INITCAP(text): first letter of each word upper case, the rest lower case."""
+    if text is None:
+        return None
+    return re.sub(r"[A-Za-z0-9]+", lambda m: m.group(0).capitalize(), str(text).lower())
+
+
+def _regex(pattern: Any, flags: Any) -> re.Pattern[str]:
+    options = 0
+    for flag in str(flags or ""):
+        if flag == "i":
+            options |= re.I
+        elif flag == "c":
+            options &= ~re.I
+        elif flag == "n":
+            options |= re.S
+        elif flag == "m":
+            options |= re.M
+        elif flag == "x":
+            options |= re.X
+        else:
+            raise ValueError(f"ORA-01760: illegal argument for function (match parameter {flag!r})")
+    try:
+        return _compiled(str(pattern), options)
+    except re.error as exc:
+        raise ValueError(f"ORA-12726: unmatched bracket in regular expression ({exc})") from None
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(pattern: str, options: int) -> re.Pattern[str]:
+    return re.compile(pattern, options)
+
+
+def regexp_like(text: Any, pattern: Any, flags: Any = None) -> int | None:
+    """REGEXP_LIKE(text, pattern[, match_parameter]) as 1/0 (a condition)."""
+    if text is None or pattern is None:
+        return None
+    return 1 if _regex(pattern, flags).search(str(text)) else 0
+
+
+def regexp_substr(text: Any, pattern: Any, position: Any = 1, occurrence: Any = 1, flags: Any = None,
+                  group: Any = 0) -> str | None:
+    """REGEXP_SUBSTR(text, pattern[, position[, occurrence[, match_parameter[, subexpression]]]])."""
+    if text is None or pattern is None:
+        return None
+    matches = list(_regex(pattern, flags).finditer(str(text), int(position or 1) - 1))
+    nth = int(occurrence or 1)
+    if len(matches) < nth:
+        return None
+    return matches[nth - 1].group(int(group or 0)) or None
+
+
+def regexp_replace(text: Any, pattern: Any, replacement: Any = None, position: Any = 1, occurrence: Any = 0,
+                   flags: Any = None) -> str | None:
+    """REGEXP_REPLACE(text, pattern[, replacement[, position[, occurrence[, match_parameter]]]])."""
+    if text is None:
+        return None
+    if pattern is None:
+        return str(text)
+    source = str(text)
+    start = int(position or 1) - 1
+    regex = _regex(pattern, flags)
+    repl = re.sub(r"\\(\d)", r"\\g<\1>", str(replacement or ""))
+    head, tail = source[:start], source[start:]
+    nth = int(occurrence or 0)
+    if nth == 0:
+        result = head + regex.sub(repl, tail)
+    else:
+        matches = list(regex.finditer(tail))
+        if len(matches) < nth:
+            return source
+        m = matches[nth - 1]
+        result = head + tail[:m.start()] + m.expand(repl) + tail[m.end():]
+    return result or None
+
+
+def regexp_count(text: Any, pattern: Any, position: Any = 1, flags: Any = None) -> int | None:
+    """REGEXP_COUNT(text, pattern[, position[, match_parameter]])."""
+    if text is None or pattern is None:
+        return None
+    return sum(1 for _ in _regex(pattern, flags).finditer(str(text), int(position or 1) - 1))
 
 
 def lpad(text: Any, width: Any, fill: Any = " ") -> str | None:
@@ -319,6 +640,21 @@ def sdo_within_distance(g1: Any, g2: Any, params: Any) -> str:
     return "TRUE" if haversine_km(*_lon_lat(g1), *_lon_lat(g2)) <= limit_km else "FALSE"
 
 
+def sdo_attribute(geometry: Any, path: str) -> float | int | None:
+    """geometry.SDO_GTYPE / SDO_SRID / SDO_POINT.X|Y|Z of a stored point geometry."""
+    if geometry is None:
+        return None
+    data = json.loads(geometry)
+    if path == "SDO_GTYPE":
+        return data.get("gtype")
+    if path == "SDO_SRID":
+        return data.get("srid")
+    point = data.get("point")
+    if point is None:
+        return None
+    return point["XYZ".index(path[-1])]
+
+
 def _wrap(fn: Callable[..., Any], on_error: Callable[[BaseException], None]) -> Callable[..., Any]:
     """SQLite reports only 'user-defined function raised exception': keep the real one for the caller."""
     def call(*args: Any) -> Any:
@@ -339,12 +675,34 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_vector_norm": (vector_norm, 1, True),
     "ora_json_text": (json_text, 1, True),
     "ora_json_value": (json_value, 2, True),
+    "ora_json_query": (json_query, 2, True),
+    "ora_json_exists": (json_exists, 2, True),
     "ora_to_date": (to_date, -1, True),
     "ora_to_timestamp": (to_timestamp, -1, True),
     "ora_to_char": (to_char, -1, True),
+    "ora_to_number": (to_number, -1, True),
+    "ora_as_date": (as_date, 1, True),
+    "ora_as_timestamp": (as_timestamp, 1, True),
     "ora_sysdate": (sysdate, 0, False),
     "ora_systimestamp": (systimestamp, 0, False),
     "ora_trunc": (trunc, -1, True),
+    "ora_trunc_date": (trunc_date, -1, True),
+    "ora_date_add": (date_add, 2, True),
+    "ora_date_add_interval": (lambda v, n, u: add_interval(v, n, u, 0), 3, True),
+    "ora_ts_add_interval": (lambda v, n, u: add_interval(v, n, u, 1), 3, True),
+    "ora_interval": (interval_seconds, 2, True),
+    "ora_days_between": (days_between, 2, True),
+    "ora_seconds_between": (seconds_between, 2, True),
+    "ora_interval_part": (interval_part, 2, True),
+    "ora_date_part": (date_part, 2, True),
+    "ora_add_months": (add_months, 2, True),
+    "ora_months_between": (months_between, 2, True),
+    "ora_last_day": (last_day, 1, True),
+    "ora_initcap": (initcap, 1, True),
+    "ora_regexp_like": (regexp_like, -1, True),
+    "ora_regexp_substr": (regexp_substr, -1, True),
+    "ora_regexp_replace": (regexp_replace, -1, True),
+    "ora_regexp_count": (regexp_count, -1, True),
     "ora_lpad": (lpad, -1, True),
     "ora_rpad": (rpad, -1, True),
     "ora_instr": (instr, -1, True),
@@ -353,6 +711,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_sdo_geometry": (sdo_geometry, -1, True),
     "ora_sdo_distance": (sdo_distance, -1, True),
     "ora_sdo_within_distance": (sdo_within_distance, 3, True),
+    "ora_sdo_attribute": (sdo_attribute, 2, True),
 }
 
 

@@ -11,17 +11,20 @@ connection; DDL is executed by ddl.py, not here.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError
+from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import DICTIONARY_TYPES, ColumnType
 from .dialect import Oracle, VectorEmbedding
 from .errors import LiteDatabaseError, LiteNotSupportedError
+from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model
+from .values import format_datetime
 
 DICTIONARY_VIEWS = {
     "DUAL", "ALL_USERS", "ALL_TABLES", "USER_TABLES", "ALL_TAB_COMMENTS", "USER_TAB_COMMENTS",
@@ -48,6 +51,7 @@ _RENAMES = {
     "COSINE_DISTANCE": None, "INNER_PRODUCT": None,
 }
 _DOTTED = {("DBMS_LOB", "SUBSTR"): "ora_lob_substr", ("DBMS_LOB", "GETLENGTH"): "length",
+           ("DBMS_LOB", "INSTR"): "ora_instr",
            ("SDO_GEOM", "SDO_DISTANCE"): "ora_sdo_distance"}
 
 # Result types of functions (for value conversion)
@@ -62,7 +66,12 @@ _FUNC_TYPES = {
     "vector_distance": "BINARY_DOUBLE", "to_vector": "VECTOR", "vector": "VECTOR", "score": "NUMBER",
     "sdo_geometry": "SDO_GEOMETRY", "sdo_within_distance": "VARCHAR2", "vector_norm": "BINARY_DOUBLE",
     "vector_dimension_count": "NUMBER",
+    "ora_date_add": "DATE", "ora_date_add_interval": "DATE", "ora_ts_add_interval": "TIMESTAMP",
+    "ora_days_between": "NUMBER", "ora_seconds_between": "INTERVAL", "ora_interval": "INTERVAL",
+    "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_as_date": "DATE",
+    "ora_as_timestamp": "TIMESTAMP", "ora_sdo_attribute": "NUMBER",
 }
+DATETIME_TYPES = ("DATE", "TIMESTAMP")
 
 
 @dataclass
@@ -111,6 +120,7 @@ class Plan:
     text_slots: list[TextSlot] = field(default_factory=list)
     prefetch: list[EmbedPrefetch] = field(default_factory=list)
     star: bool = False                          # names come from SQLite's description
+    described: dict = field(default_factory=dict)  # SQLite column names -> (description, types), per plan
 
 
 class Context:
@@ -123,6 +133,16 @@ class Context:
         self.text_index_on = text_index_on
         self.next_slot = next_slot
 
+
+class _NoCommandFallbackNoise(logging.Filter):
+    """sqlglot logs a warning when it falls back to an opaque Command; lite raises a clear error instead,
+    and a notebook check cell must not write to stderr."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Falling back to parsing as a 'Command'" not in record.getMessage()
+
+
+logging.getLogger("sqlglot").addFilter(_NoCommandFallbackNoise())
 
 _NUMERIC_BIND = re.compile(r"(?<![\w:]):(\d+)\b")
 NUMERIC_BIND_PREFIX = "P__"
@@ -190,11 +210,12 @@ class Source:
 
 
 class Scope:
-    """Aliases visible in one SELECT, with CTEs of enclosing WITH clauses."""
+    """Aliases visible in one SELECT, with CTEs of enclosing WITH clauses (``outer``: the enclosing query)."""
 
-    def __init__(self, ctx: Context, ctes: dict[str, Source]):
+    def __init__(self, ctx: Context, ctes: dict[str, Source], outer: "Scope | None" = None):
         self.ctx = ctx
         self.ctes = ctes
+        self.outer = outer
         self.sources: dict[str, Source] = {}
         self.order: list[str] = []
 
@@ -206,11 +227,15 @@ class Scope:
         name = name_of(column.this)
         qualifier = name_of(column.args.get("table")) if column.args.get("table") else None
         if qualifier:
-            return self.sources.get(qualifier), name
+            if qualifier in self.sources or self.outer is None:
+                return self.sources.get(qualifier), name
+            return self.outer.resolve(column)
         for alias in self.order:
             src = self.sources[alias]
             if any(c == name for c, _ in src.columns):
                 return src, name
+        if self.outer is not None:
+            return self.outer.resolve(column)
         return None, name
 
 
@@ -221,6 +246,10 @@ def _source_for_table(ctx: Context, table: exp.Table, ctes: dict[str, Source]) -
     if not table.args.get("db") and name in DICTIONARY_VIEWS or owner == "SYS":
         return Source(None, None, [])
     cols = ctx.columns_of(owner, name)
+    if not cols:
+        raise LiteDatabaseError(942, f'table or view "{owner}"."{name}" does not exist',
+                                "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); "
+                                "run ws.seed() if SUPPLYCHAIN is missing")
     return Source(owner, name, [(c, t.type_class) for c, t in cols.items()])
 
 
@@ -285,6 +314,9 @@ def column_name(proj: exp.Expression) -> str:
     if isinstance(proj, exp.Alias):
         return name_of(proj.args["alias"])
     if isinstance(proj, exp.Column):
+        if proj.args.get("db") is not None:  # alias.object_column.ATTRIBUTE: Oracle shows the whole path
+            return ".".join(name_of(proj.args[k]) for k in ("catalog", "db", "table", "this")
+                            if proj.args.get(k) is not None)
         return name_of(proj.this)
     text = proj.sql(dialect=Oracle)
     return re.sub(r"\s+", "", text).upper()
@@ -304,17 +336,32 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return None
     if isinstance(node, exp.Literal):
         return "VARCHAR2" if node.is_string else "NUMBER"
-    if isinstance(node, (exp.Coalesce,)):
+    if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
         for arg in [node.this, *node.expressions]:
             typ = infer_type(arg, scope)
             if typ:
                 return typ
         return None
-    if isinstance(node, exp.Case):
-        for branch in node.args.get("ifs") or []:
+    if isinstance(node, exp.Nvl2):
+        for arg in (node.args.get("true"), node.args.get("false")):
+            typ = infer_type(arg, scope) if arg is not None else None
+            if typ:
+                return typ
+        return None
+    if isinstance(node, (exp.Case, exp.DecodeCase)):
+        branches = node.args.get("ifs") or []
+        for branch in branches:
             typ = infer_type(branch.args["true"], scope)
             if typ:
                 return typ
+        if isinstance(node, exp.DecodeCase):
+            args = node.expressions
+            results = [args[i] for i in range(2, len(args), 2)] + ([args[-1]] if len(args) % 2 == 0 else [])
+            for arg in results:
+                typ = infer_type(arg, scope)
+                if typ:
+                    return typ
+            return None
         return infer_type(node.args["default"], scope) if node.args.get("default") else None
     if isinstance(node, exp.Cast):
         text = node.args["to"].sql(dialect=Oracle).upper()
@@ -329,14 +376,22 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return None
     if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Anonymous):
         key = (name_of(node.this), node.expression.name.upper())
-        return {"ora_lob_substr": "VARCHAR2", "length": "NUMBER", "ora_sdo_distance": "NUMBER"}.get(
-            _DOTTED.get(key, ""), None)
-    if isinstance(node, (exp.Count, exp.RowNumber, exp.Sum, exp.Avg, exp.Binary)) and not isinstance(
+        return {"ora_lob_substr": "VARCHAR2", "length": "NUMBER", "ora_sdo_distance": "NUMBER",
+                "ora_instr": "NUMBER"}.get(_DOTTED.get(key, ""), None)
+    if isinstance(node, (exp.Add, exp.Sub)):
+        return _arith_type(node, scope)
+    if isinstance(node, exp.Neg):
+        return infer_type(node.this, scope)
+    if isinstance(node, (exp.Mul, exp.Div)):
+        left, right = infer_type(node.this, scope), infer_type(node.expression, scope)
+        return "INTERVAL" if "INTERVAL" in (left, right) else "NUMBER"
+    if isinstance(node, (exp.Count, exp.RowNumber, exp.Sum, exp.Avg, exp.Binary, exp.ToNumber, exp.MonthsBetween,
+                         exp.RegexpCount, exp.Stddev, exp.Variance)) and not isinstance(
             node, (exp.DPipe, exp.Connector, exp.Predicate)):
         return "NUMBER"
     if isinstance(node, exp.Window):
         return infer_type(node.this, scope)
-    if isinstance(node, (exp.Min, exp.Max)):
+    if isinstance(node, (exp.Min, exp.Max, exp.FirstValue, exp.LastValue, exp.Lag, exp.Lead, exp.AnyValue)):
         return infer_type(node.this, scope)
     if isinstance(node, exp.DPipe):
         return "VARCHAR2"
@@ -344,21 +399,60 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return "VECTOR"
     if isinstance(node, (exp.StrToDate, exp.CurrentTimestamp)):
         return "DATE" if not isinstance(node, exp.CurrentTimestamp) or node.args.get("sysdate") else "TIMESTAMP"
-    if isinstance(node, (exp.Systimestamp, exp.StrToTime)):
+    if isinstance(node, exp.DateTrunc) and infer_type(node.this, scope) not in (*DATETIME_TYPES, None):
+        return "NUMBER"
+    if isinstance(node, (exp.DateStrToDate, exp.CurrentDate, exp.AddMonths, exp.LastDay, exp.DateTrunc,
+                         exp.TimestampTrunc)):
+        return "DATE"
+    if isinstance(node, (exp.Systimestamp, exp.StrToTime, exp.Localtimestamp)):
         return "TIMESTAMP"
-    if isinstance(node, (exp.JSONValue, exp.ToChar, exp.TimeToStr, exp.Pad)):
+    if isinstance(node, exp.Interval):
+        return "INTERVAL"
+    if isinstance(node, exp.Extract):
+        return "NUMBER"
+    if isinstance(node, exp.JSONValue):
+        returning = node.args.get("returning")
+        if isinstance(returning, exp.DataType) and returning.is_type(*exp.DataType.NUMERIC_TYPES):
+            return "NUMBER"
+        return "VARCHAR2"
+    if isinstance(node, (exp.ToChar, exp.TimeToStr, exp.Pad, exp.Initcap, exp.RegexpReplace, exp.RegexpExtract,
+                         exp.RegexpSubstr, exp.Concat)):
         return "VARCHAR2"
     if isinstance(node, exp.Anonymous):
         name = node.name.lower()
+        if name == "json_query" and node.expressions:
+            return "JSON" if infer_type(node.expressions[0], scope) == "JSON" else "VARCHAR2"
         if name in _FUNC_TYPES:
             return _FUNC_TYPES[name]
         if name in ("rank", "dense_rank", "ntile"):
             return "NUMBER"
+        if name == "trunc" and node.expressions:
+            inner = infer_type(node.expressions[0], scope)
+            return "DATE" if inner in DATETIME_TYPES else "NUMBER"
     if isinstance(node, (exp.Upper, exp.Lower, exp.Substring, exp.Trim, exp.GroupConcat)):
         return "VARCHAR2"
-    if isinstance(node, (exp.Round, exp.Abs, exp.Length, exp.Mod)):
+    if isinstance(node, (exp.Round, exp.Abs, exp.Length, exp.Mod, exp.Trunc, exp.StrPosition, exp.Ceil,
+                         exp.Floor, exp.Pow, exp.Sqrt, exp.Sign, exp.Ln, exp.Log, exp.Exp)):
         return "NUMBER"
     return None
+
+
+def _arith_type(node: exp.Expression, scope: Scope) -> str:
+    """Oracle's datetime arithmetic: DATE + n is a DATE, DATE - DATE a NUMBER of days, TIMESTAMP - TIMESTAMP
+    an INTERVAL DAY TO SECOND, datetime +/- INTERVAL keeps the datetime's type."""
+    left, right = infer_type(node.this, scope), infer_type(node.expression, scope)
+    left_dt, right_dt = left in DATETIME_TYPES, right in DATETIME_TYPES
+    if isinstance(node, exp.Sub) and left_dt and right_dt:
+        return "NUMBER" if left == right == "DATE" else "INTERVAL"
+    if left_dt and right == "INTERVAL":
+        return left  # type: ignore[return-value]
+    if right_dt and left == "INTERVAL" and isinstance(node, exp.Add):
+        return right  # type: ignore[return-value]
+    if left_dt or (right_dt and isinstance(node, exp.Add)):
+        return "DATE"
+    if left == right == "INTERVAL":
+        return "INTERVAL"
+    return "NUMBER"
 
 
 # --------------------------------------------------------------------------- rewrites
@@ -380,8 +474,64 @@ def _bottom_up(tree: exp.Expression, fn: Callable[[exp.Expression], exp.Expressi
     return root
 
 
+def _oracle_model(node: exp.Expression) -> str:
+    """The Oracle format model of TO_DATE/TO_TIMESTAMP (sqlglot keeps it as strftime; map it back)."""
+    return Oracle().generator().format_time(node).strip("'")  # type: ignore[union-attr]
+
+
+def _json_path_text(path: exp.Expression | None) -> str:
+    return path.sql(dialect=Oracle).strip("'") if path is not None else "$"
+
+
+def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
+    """Positional arguments up to the last one given, NULL for the gaps (the SQL functions use defaults)."""
+    values = [node.args.get(n) for n in names]
+    while values and values[-1] is None:
+        values.pop()
+    return [v if v is not None else exp.Null() for v in values]
+
+
+def _ancestors(node: exp.Expression) -> list[exp.Expression]:
+    out = []
+    parent = node.parent
+    while parent is not None:
+        out.append(parent)
+        parent = parent.parent
+    return out
+
+
 def _has_column(node: exp.Expression) -> bool:
-    return any(True for _ in node.find_all(exp.Column))
+    """True when ``node`` reads a column (a VECTOR_EMBEDDING model name is not a column)."""
+    for column in node.find_all(exp.Column):
+        parent = column.parent
+        if isinstance(parent, VectorEmbedding) and parent.this is column:
+            continue
+        return True
+    return False
+
+
+_SIMPLE_JSON_PATH = re.compile(r'^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$')
+
+
+def _native_json_value(doc: exp.Expression, path: str, *, trusted: bool) -> exp.Expression:
+    """JSON_VALUE with SQLite's C json functions: scalars as text, NULL for objects and arrays.
+
+    ``CASE json_type(doc, path) WHEN ... END`` parses the document once for the
+    type and once for the value. ``trusted`` documents come from a JSON column
+    (validated on write); others are checked with json_valid first, because
+    Oracle returns NULL (NULL ON ERROR) where SQLite would raise.
+    """
+    lit = exp.Literal.string(path)
+    case = exp.Case(
+        this=_anon("json_type", doc.copy(), lit.copy()),
+        ifs=[exp.If(this=exp.Literal.string(k), true=v) for k, v in (
+            ("object", exp.Null()), ("array", exp.Null()),
+            ("true", exp.Literal.string("true")), ("false", exp.Literal.string("false")))],
+        default=exp.Cast(this=_anon("json_extract", doc.copy(), lit.copy()), to=exp.DataType.build("TEXT")),
+    )
+    if trusted:
+        return case
+    return exp.Case(ifs=[exp.If(this=_anon("json_valid", doc.copy()), true=case)], default=exp.Null())
 
 
 def _string(node: exp.Expression) -> exp.Expression:
@@ -391,11 +541,73 @@ def _string(node: exp.Expression) -> exp.Expression:
     return node
 
 
+_SDO_ATTRIBUTES = ("SDO_GTYPE", "SDO_SRID", "SDO_POINT.X", "SDO_POINT.Y", "SDO_POINT.Z")
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+_DS_UNITS = ("DAY", "HOUR", "MINUTE", "SECOND")
+_DS_SECONDS = {"DAY": 86400.0, "HOUR": 3600.0, "MINUTE": 60.0, "SECOND": 1.0}
+
+
+def date_literal(text: str, model: str = NLS_DATE_FORMAT, *, timestamp: bool = False) -> exp.Literal:
+    """A datetime text checked against ``model`` at translation time, as a stored-form literal.
+
+    Oracle converts a string compared with or assigned to a DATE with
+    NLS_DATE_FORMAT (DD-MON-RR), so '2025-01-01' there is ORA-01861: lite
+    raises the same error rather than guessing.
+    """
+    try:
+        value = parse_datetime_model(text, model)
+    except FormatError as exc:
+        raise LiteDatabaseError(exc.code, f"{str(exc)[11:]}",
+                                "write a date as DATE '2025-01-01' or TO_DATE('2025-01-01', 'YYYY-MM-DD'), "
+                                "a timestamp as TIMESTAMP '2025-01-01 10:00:00'") from None
+    return exp.Literal.string(format_datetime(value, timestamp=timestamp))
+
+
+def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:
+    """(amount, unit) of an INTERVAL literal or NUMTODSINTERVAL/NUMTOYMINTERVAL call; units YEAR..SECOND."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Anonymous) and node.name.upper() in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL") \
+            and len(node.expressions) == 2 and isinstance(node.expressions[1], exp.Literal):
+        unit = node.expressions[1].this.upper()
+        if unit not in (_DS_UNITS if node.name.upper() == "NUMTODSINTERVAL" else ("YEAR", "MONTH")):
+            raise LiteDatabaseError(1760, f"illegal argument for function {node.name.upper()} ({unit})")
+        return node.expressions[0], unit
+    if not isinstance(node, exp.Interval):
+        return None
+    unit = node.args.get("unit")
+    text = node.this.name if isinstance(node.this, exp.Literal) else None
+    if isinstance(unit, exp.IntervalSpan):
+        first, last = unit.this.name.upper(), unit.expression.name.upper()
+        if text is None:
+            raise LiteNotSupportedError("an INTERVAL span with a non-literal value")
+        if (first, last) == ("YEAR", "MONTH"):
+            match = re.fullmatch(r"\s*([+-]?)(\d+)-(\d+)\s*", text)
+            if not match:
+                raise LiteDatabaseError(1867, "the interval is invalid")
+            months = int(match.group(2)) * 12 + int(match.group(3))
+            return exp.Literal.number(-months if match.group(1) == "-" else months), "MONTH"
+        if first in _DS_UNITS and last in _DS_UNITS:
+            units = list(_DS_UNITS[_DS_UNITS.index(first):_DS_UNITS.index(last) + 1])
+            sign = -1 if text.strip().startswith("-") else 1
+            parts = re.split(r"[ :]", text.strip().lstrip("+-"))
+            if len(parts) != len(units):
+                raise LiteDatabaseError(1867, "the interval is invalid")
+            seconds = sum(float(p) * _DS_SECONDS[u] for p, u in zip(parts, units))
+            return exp.Literal.number(sign * seconds), "SECOND"
+        raise LiteNotSupportedError(f"INTERVAL ... {first} TO {last}")
+    unit_name = (unit.name if unit is not None else "DAY").upper().rstrip("S")
+    if unit_name not in ("YEAR", "MONTH", *_DS_UNITS):
+        raise LiteNotSupportedError(f"INTERVAL unit {unit_name}")
+    return node.this, unit_name
+
+
 class Translator:
     """Translate one parsed Oracle statement into a Plan."""
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
+        self._scopes: dict[int, Scope] = {}
         self.vector_slots: list[VectorSlot] = []
         self.text_slots: list[TextSlot] = []
         self.prefetch: list[EmbedPrefetch] = []
@@ -403,6 +615,9 @@ class Translator:
 
     # -- entry point
     def plan(self, tree: exp.Expression) -> Plan:
+        if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and tree.args.get("returning"):
+            raise LiteNotSupportedError("RETURNING ... INTO (OUT bind variables)",
+                                        "select the row after the INSERT/UPDATE (e.g. by its key)")
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             return self._plan_query(tree)
         if isinstance(tree, exp.Insert):
@@ -448,7 +663,15 @@ class Translator:
                 value = value.expressions[0]
             return _anon("ora_json_text", value)
         if ctype.type_class == "VECTOR":
-            return _anon("ora_to_vector", value)
+            dims = exp.Literal.number(ctype.vector_dim) if ctype.vector_dim else exp.Null()
+            fmt = exp.Literal.string(ctype.vector_format) if ctype.vector_format else exp.Null()
+            return _anon("ora_to_vector", value, dims, fmt)
+        if ctype.type_class in DATETIME_TYPES:
+            if isinstance(value, exp.Literal) and value.is_string:
+                return date_literal(value.this, timestamp=ctype.type_class == "TIMESTAMP")
+            if isinstance(value, exp.Null):
+                return value
+            return _anon("ora_as_date" if ctype.type_class == "DATE" else "ora_as_timestamp", value)
         return value
 
     def _plan_insert(self, tree: exp.Insert) -> Plan:
@@ -478,7 +701,8 @@ class Translator:
             select = source.this if isinstance(source, exp.Subquery) else source
             if isinstance(select, exp.Select):
                 for i, proj in enumerate(select.expressions):
-                    if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in ("JSON", "VECTOR"):
+                    if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in (
+                            "JSON", "VECTOR", *DATETIME_TYPES):
                         inner = proj.this if isinstance(proj, exp.Alias) else proj
                         inner.replace(self._coerce(inner.copy(), cols[names[i]]))
         self._qualify_target(table, owner, name)
@@ -519,13 +743,15 @@ class Translator:
             name_of(using.this) if isinstance(using, exp.Table) else "S")
         source_sql = self._sqlite(self.rewrite(using.copy())) if isinstance(using, exp.Subquery) else None
         if isinstance(using, exp.Table):
-            s_owner, s_name = table_ref(using, self.ctx.user)
-            source_sql = f'"{s_owner}"."{s_name}"'
+            probe = using.copy()
+            probe.set("alias", None)
+            self._rewrite_tables(probe)
+            source_sql = self._sqlite(probe)
         else:
             source_sql = re.sub(r"\s+AS\s+\S+$", "", source_sql or "")
         statements: list[str] = []
         whens = tree.args["whens"].expressions if tree.args.get("whens") else []
-        qualified = f'"{owner}"."{name}"'
+        qualified = f'"{"main" if owner == self.ctx.user else owner}"."{name}"'
         for when in whens:
             then = when.args["then"]
             matched = when.args.get("matched")
@@ -590,22 +816,25 @@ class Translator:
 
     def _column_source(self, column: exp.Column) -> tuple[str, str, str, str] | None:
         """(owner, table, column, alias) of a base-table column, for the slot rewrites."""
-        select = column.find_ancestor(exp.Select)
-        if select is None:
+        if column.find_ancestor(exp.Select) is None:
             return None
-        scope = build_scope(self.ctx, select, {})
+        scope = self._scope_for(column)
         src, name = scope.resolve(column)
         if src is None or src.owner is None:
             return None
         qualifier = name_of(column.args.get("table")) if column.args.get("table") else None
         if qualifier is None:
-            for alias in scope.order:
-                if scope.sources[alias] is src:
-                    qualifier = alias
+            probe: Scope | None = scope
+            while probe is not None and qualifier is None:
+                for alias in probe.order:
+                    if probe.sources[alias] is src:
+                        qualifier = alias
+                probe = probe.outer
         return src.owner, src.table or "", name, qualifier or ""
 
     def _rewrite_special(self, tree: exp.Expression) -> None:
         """Slot rewrites that need scope information (run before tables are renamed in output)."""
+        self._scopes = {}
         for node in list(tree.find_all(exp.Anonymous)):
             fname = node.name.upper()
             if fname == "VECTOR_DISTANCE":
@@ -617,6 +846,161 @@ class Translator:
                 self._score(node)
         for node in list(tree.find_all(VectorEmbedding)):
             self._embedding_prefetch(node)
+        for node in reversed(list(tree.walk(bfs=False))):
+            if isinstance(node, (exp.Add, exp.Sub)):
+                self._datetime_arith(node)
+            elif isinstance(node, _COMPARISONS + (exp.Between, exp.In)):
+                self._datetime_comparison(node)
+            elif isinstance(node, (exp.ToChar, exp.TimeToStr)):
+                self._to_char(node)
+            elif isinstance(node, exp.Extract):
+                self._extract(node)
+            elif isinstance(node, exp.JSONValue) and self._type(node.this) == "JSON":
+                node.meta["json_column"] = True  # validated on write: the C fast path needs no json_valid
+            elif isinstance(node, exp.Cast):
+                self._cast(node)
+            elif isinstance(node, exp.DateTrunc) and self._type(node.this) not in (*DATETIME_TYPES, None):
+                # sqlglot reads TRUNC(<expression>) as a date TRUNC when it cannot tell; numbers truncate.
+                node.replace(_anon("ora_trunc", node.this))
+            elif isinstance(node, exp.Column) and node.args.get("db") is not None:
+                self._object_attribute(node)
+            elif isinstance(node, exp.Column) and not node.args.get("table") and name_of(node.this) == "USER" \
+                    and not isinstance(node.this, exp.Star):
+                if self._scope_for(node).resolve(node)[0] is None:
+                    node.replace(exp.Literal.string(self.ctx.user))
+
+    # -- datetime rewrites (they need the types of columns, hence a scope)
+    def _scope_for(self, node: exp.Expression) -> Scope:
+        """The scope ``node`` is evaluated in: its SELECT (with enclosing CTEs and queries), or a DML target."""
+        select = node.find_ancestor(exp.Select)
+        key = id(select) if select is not None else id(node.root())
+        cached = self._scopes.get(key)
+        if cached is not None:
+            return cached
+        outer: Scope | None = None
+        holder = select.parent if select is not None else None
+        enclosing = holder.find_ancestor(exp.Select) if holder is not None else None
+        if enclosing is not None:
+            outer = self._scope_for(holder)
+        ctes: dict[str, Source] = {}
+        chain = [a for a in ([select] if select is not None else []) + list(_ancestors(select or node))]
+        for anc in reversed(chain):
+            if isinstance(anc, (exp.Select, exp.SetOperation)) and anc.args.get("with_"):
+                ctes = cte_sources(self.ctx, anc, ctes)
+        if select is not None:
+            scope = build_scope(self.ctx, select, ctes)
+            scope.outer = outer or self._dml_scope(select)
+        else:
+            scope = self._dml_scope(node) or Scope(self.ctx, ctes)
+        self._scopes[key] = scope
+        return scope
+
+    def _dml_scope(self, node: exp.Expression) -> Scope | None:
+        stmt = node.root()
+        if isinstance(stmt, (exp.Update, exp.Delete)) and isinstance(stmt.this, exp.Table):
+            scope = Scope(self.ctx, {})
+            table = stmt.this
+            alias = name_of(table.args["alias"].this) if table.args.get("alias") else name_of(table.this)
+            scope.add(alias, _source_for_table(self.ctx, table, {}))
+            return scope
+        return None
+
+    def _type(self, node: exp.Expression) -> str | None:
+        return infer_type(node, self._scope_for(node))
+
+    def _datetime_arith(self, node: exp.Expression) -> None:
+        left, right = node.this, node.expression
+        lt, rt = self._type(left), self._type(right)
+        sub = isinstance(node, exp.Sub)
+        if lt not in DATETIME_TYPES and (sub or rt not in DATETIME_TYPES):
+            if "INTERVAL" in (lt, rt) and (_interval_parts(left) or _interval_parts(right)) \
+                    and lt != rt and None not in (lt, rt):
+                raise LiteDatabaseError(932, f"inconsistent datatypes: expected DATE or TIMESTAMP got {lt or rt}")
+            return
+        if sub and lt in DATETIME_TYPES and rt in DATETIME_TYPES:
+            fn = "ora_days_between" if lt == rt == "DATE" else "ora_seconds_between"
+            node.replace(_anon(fn, left, right))
+            return
+        if lt not in DATETIME_TYPES:  # n + date, INTERVAL + date
+            left, right, lt, rt = right, left, rt, lt
+        parts = _interval_parts(right)
+        if parts is None and rt == "INTERVAL":
+            parts = (right, "SECOND")
+        if parts is not None:
+            amount, unit = parts
+            if sub:
+                amount = exp.Neg(this=exp.Paren(this=amount))
+            fn = "ora_ts_add_interval" if lt == "TIMESTAMP" else "ora_date_add_interval"
+            node.replace(_anon(fn, left, amount, exp.Literal.string(unit)))
+            return
+        if rt in ("VARCHAR2", "CHAR", "CLOB", "JSON", "VECTOR", "SDO_GEOMETRY"):
+            raise LiteDatabaseError(932, f"inconsistent datatypes: expected NUMBER got {rt}")
+        amount = exp.Neg(this=exp.Paren(this=right)) if sub else right
+        node.replace(_anon("ora_date_add", left, amount))
+
+    def _datetime_comparison(self, node: exp.Expression) -> None:
+        if isinstance(node, exp.Between):
+            operands = [node.this, node.args.get("low"), node.args.get("high")]
+        elif isinstance(node, exp.In):
+            operands = [node.this, *node.expressions]
+        else:
+            operands = [node.this, node.expression]
+        types = [self._type(o) if o is not None and not (isinstance(o, exp.Literal) and o.is_string) else None
+                 for o in operands]
+        target = next((t for t in types if t in DATETIME_TYPES), None)
+        if target is None:
+            return
+        for operand in operands:
+            if isinstance(operand, exp.Literal) and operand.is_string:
+                operand.replace(date_literal(operand.this, timestamp=target == "TIMESTAMP"))
+
+    def _to_char(self, node: exp.Expression) -> None:
+        fmt = node.args.get("format")
+        kind = self._type(node.this)
+        node.replace(_anon("ora_to_char", node.this, fmt if fmt is not None else exp.Null(),
+                           exp.Literal.string(kind) if kind else exp.Null()))
+
+    def _object_attribute(self, node: exp.Column) -> None:
+        """alias.geometry_column.SDO_POINT.X (Oracle object attribute access, which needs the table alias)."""
+        parts = [name_of(node.args[k]) for k in ("catalog", "db", "table") if node.args.get(k) is not None]
+        parts.append(name_of(node.this))
+        scope = self._scope_for(node)
+        source = scope.sources.get(parts[0])
+        column_type = dict(source.columns).get(parts[1]) if source is not None else None
+        if column_type != "SDO_GEOMETRY":
+            return  # not an object attribute: left for the usual column resolution (and its ORA-00904)
+        path = ".".join(parts[2:])
+        if path not in _SDO_ATTRIBUTES:
+            raise LiteDatabaseError(904, f'"{parts[0]}"."{parts[1]}"."{path}": invalid identifier',
+                                    "SDO_GEOMETRY attributes: SDO_GTYPE, SDO_SRID, SDO_POINT.X, SDO_POINT.Y, "
+                                    "SDO_POINT.Z")
+        column = exp.Column(this=exp.to_identifier(parts[1]), table=exp.to_identifier(parts[0]))
+        node.replace(_anon("ora_sdo_attribute", column, exp.Literal.string(path)))
+
+    def _cast(self, node: exp.Cast) -> None:
+        """CAST to or from DATE/TIMESTAMP: SQLite's CAST would turn the stored text into a number."""
+        target = node.args["to"].sql(dialect=Oracle).upper()
+        kind = self._type(node.this)
+        if target.startswith(("DATE", "TIMESTAMP")):
+            if isinstance(node.this, exp.Literal) and node.this.is_string:
+                node.replace(date_literal(node.this.this, timestamp=target.startswith("TIMESTAMP")))
+            elif kind not in (None, "DATE", "TIMESTAMP", "VARCHAR2", "CHAR", "CLOB"):
+                raise LiteDatabaseError(932, f"inconsistent datatypes: expected {target.split('(')[0]} got {kind}")
+            else:
+                node.replace(_anon("ora_as_date" if target.startswith("DATE") else "ora_as_timestamp", node.this))
+        elif kind in DATETIME_TYPES:
+            if target.startswith(("VARCHAR", "CHAR", "NVARCHAR", "CLOB")):
+                node.replace(_anon("ora_to_char", node.this, exp.Null(), exp.Literal.string(kind)))
+            else:
+                raise LiteDatabaseError(932, f"inconsistent datatypes: expected {target.split('(')[0]} got {kind}")
+
+    def _extract(self, node: exp.Extract) -> None:
+        unit = node.this.name.upper()
+        kind = self._type(node.expression)
+        fn = "ora_interval_part" if kind == "INTERVAL" else "ora_date_part"
+        if unit not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
+            raise LiteNotSupportedError(f"EXTRACT({unit} FROM ...)")
+        node.replace(_anon(fn, node.expression, exp.Literal.string(unit)))
 
     def _vector_distance(self, node: exp.Anonymous) -> None:
         args = node.expressions
@@ -691,7 +1075,7 @@ class Translator:
         select = node.find_ancestor(exp.Select)
         alias = None
         if select is not None:
-            scope = build_scope(self.ctx, select, {})
+            scope = self._scope_for(node)
             for name in scope.order:
                 src = scope.sources[name]
                 if src.owner == slot.owner and src.table == slot.table:
@@ -719,7 +1103,7 @@ class Translator:
         with_ = select.find_ancestor(exp.Insert)
         try:
             self._rewrite_tables(probe)
-            sql = _bottom_up(probe, self._rewrite_node).sql(dialect="sqlite")
+            sql = to_sqlite(_bottom_up(probe, self._rewrite_node))
         except Exception:  # noqa: BLE001 - prefetch is only an optimisation
             return
         del with_
@@ -740,24 +1124,80 @@ class Translator:
                 return _anon(_DOTTED[key], *node.expression.expressions)
             raise LiteNotSupportedError(f"{key[0]}.{key[1]}")
         if isinstance(node, exp.JSONValue):
-            path = node.args.get("path")
-            path_text = path.sql(dialect=Oracle).strip("'") if path is not None else "$"
-            call = _anon("ora_json_value", node.this, exp.Literal.string(path_text))
+            path_text = _json_path_text(node.args.get("path"))
+            if _SIMPLE_JSON_PATH.match(path_text):
+                call = _native_json_value(node.this, path_text, trusted=bool(node.meta.get("json_column")))
+            else:
+                call = _anon("ora_json_value", node.this, exp.Literal.string(path_text))
             returning = node.args.get("returning")
             if isinstance(returning, exp.Expression) and returning.sql(dialect=Oracle).upper().startswith(("NUMBER", "DECIMAL")):
                 return exp.Cast(this=call, to=exp.DataType.build("DOUBLE"))
             return call
         if isinstance(node, exp.CurrentTimestamp):
             return _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp")
-        if isinstance(node, exp.Systimestamp):
+        if isinstance(node, (exp.Systimestamp, exp.Localtimestamp)):
             return _anon("ora_systimestamp")
-        if isinstance(node, exp.StrToDate):
-            return _anon("ora_to_date", node.this, *( [node.args["format"]] if node.args.get("format") else []))
-        if isinstance(node, exp.StrToTime):
-            return _anon("ora_to_timestamp", node.this, *([node.args["format"]] if node.args.get("format") else []))
+        if isinstance(node, exp.CurrentDate):
+            return _anon("ora_sysdate")
+        if isinstance(node, (exp.StrToDate, exp.StrToTime)):
+            fn = "ora_to_date" if isinstance(node, exp.StrToDate) else "ora_to_timestamp"
+            return _anon(fn, node.this, *([exp.Literal.string(_oracle_model(node))] if node.args.get("format") else []))
+        if isinstance(node, exp.DateStrToDate):
+            if not (isinstance(node.this, exp.Literal) and node.this.is_string):
+                raise LiteNotSupportedError("DATE applied to an expression", "use TO_DATE(text, 'YYYY-MM-DD')")
+            return date_literal(node.this.this, "YYYY-MM-DD")
         if isinstance(node, (exp.ToChar, exp.TimeToStr)):
             fmt = node.args.get("format")
-            return _anon("ora_to_char", node.this, *([fmt] if fmt is not None else []))
+            return _anon("ora_to_char", node.this, fmt if fmt is not None else exp.Null())
+        if isinstance(node, exp.ToNumber):
+            return _anon("ora_to_number", node.this, *([node.args["format"]] if node.args.get("format") else []))
+        if isinstance(node, (exp.DateTrunc, exp.TimestampTrunc)):
+            unit = node.args.get("unit")
+            return _anon("ora_trunc_date", node.this, unit if unit is not None else exp.Literal.string("DD"))
+        if isinstance(node, exp.Trunc):
+            return _anon("ora_trunc", node.this, *([node.args["decimals"]] if node.args.get("decimals") else []))
+        if isinstance(node, exp.AddMonths):
+            return _anon("ora_add_months", node.this, node.expression)
+        if isinstance(node, exp.MonthsBetween):
+            return _anon("ora_months_between", node.this, node.expression)
+        if isinstance(node, exp.LastDay):
+            return _anon("ora_last_day", node.this)
+        if isinstance(node, exp.Initcap):
+            return _anon("ora_initcap", node.this)
+        if isinstance(node, exp.RegexpLike):
+            return _anon("ora_regexp_like", node.this, node.expression,
+                         *([node.args["flag"]] if node.args.get("flag") else []))
+        if isinstance(node, (exp.RegexpSubstr, exp.RegexpExtract)):
+            return _anon("ora_regexp_substr", node.this, node.expression,
+                         *_optional_args(node, "position", "occurrence", "parameters", "group"))
+        if isinstance(node, exp.RegexpReplace):
+            return _anon("ora_regexp_replace", node.this, node.expression,
+                         *_optional_args(node, "replacement", "position", "occurrence", "modifiers"))
+        if isinstance(node, exp.RegexpCount):
+            return _anon("ora_regexp_count", node.this, node.expression,
+                         *_optional_args(node, "position", "parameters"))
+        if isinstance(node, (exp.Greatest, exp.Least)):
+            args = [node.this, *node.expressions]
+            if len(args) == 1:
+                return args[0]
+            # SQLite's multi-argument max()/min() return NULL when any argument is NULL, as Oracle does.
+            return _anon("max" if isinstance(node, exp.Greatest) else "min", *args)
+        if isinstance(node, exp.JSONExists):
+            return _anon("ora_json_exists", node.this, exp.Literal.string(_json_path_text(node.args.get("path"))))
+        if isinstance(node, exp.Fetch):
+            options = node.args.get("limit_options")
+            if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
+                raise LiteNotSupportedError("FETCH FIRST ... " + ("PERCENT" if options.args.get("percent") else
+                                                                  "WITH TIES"),
+                                            "use FETCH FIRST n ROWS ONLY")
+            return node
+        if isinstance(node, exp.Interval):
+            parts = _interval_parts(node)
+            assert parts is not None
+            if parts[1] in ("YEAR", "MONTH"):
+                raise LiteNotSupportedError("INTERVAL YEAR TO MONTH outside date arithmetic",
+                                            "add it to a date: d + INTERVAL '1' MONTH, or use ADD_MONTHS")
+            return _anon("ora_interval", parts[0], exp.Literal.string(parts[1]))
         if isinstance(node, exp.Pad):
             fn = "ora_lpad" if node.args.get("is_left") else "ora_rpad"
             args = [node.this, node.expression] + ([node.args["fill_pattern"]] if node.args.get("fill_pattern") else [])
@@ -771,11 +1211,9 @@ class Translator:
             return _anon("ora_instr", *args)
         if isinstance(node, exp.Extract):
             unit = node.this.name.upper()
-            fmt = {"YEAR": "%Y", "MONTH": "%m", "DAY": "%d", "HOUR": "%H", "MINUTE": "%M", "SECOND": "%S"}.get(unit)
-            if fmt is None:
+            if unit not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
                 raise LiteNotSupportedError(f"EXTRACT({unit} FROM ...)")
-            return exp.Cast(this=_anon("strftime", exp.Literal.string(fmt), node.expression),
-                            to=exp.DataType.build("INT"))
+            return _anon("ora_date_part", node.expression, exp.Literal.string(unit))
         if isinstance(node, exp.GroupConcat):
             inner = node.this
             if isinstance(inner, exp.Order):
@@ -792,6 +1230,17 @@ class Translator:
 
     def _anonymous(self, node: exp.Anonymous) -> exp.Expression:
         fname = node.name.upper()
+        if isinstance(node.parent, exp.Dot) and node.parent.expression is node:
+            return node  # PACKAGE.FUNCTION(...): rewritten with its Dot
+        if fname == "JSON_QUERY":
+            if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
+                raise LiteNotSupportedError("JSON_QUERY with options", "use JSON_QUERY(col, '$.path')")
+            return _anon("ora_json_query", *node.expressions)
+        if fname in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL"):
+            amount, unit = _interval_parts(node)  # type: ignore[misc]
+            if unit in ("YEAR", "MONTH"):
+                raise LiteNotSupportedError("NUMTOYMINTERVAL outside date arithmetic", "use ADD_MONTHS(date, n)")
+            return _anon("ora_interval", amount, exp.Literal.string(unit))
         if fname.startswith("ORA_") or fname in ("JSON_EACH",) or fname.upper() == "STRFTIME":
             return node
         if fname in _RENAMES:
@@ -802,7 +1251,8 @@ class Translator:
             if fname == "VECTOR_DISTANCE" and len(args) > 2:
                 args[2] = exp.Literal.string(name_of(args[2]))
             if fname in ("TO_VECTOR", "VECTOR"):
-                args = args[:1]
+                # TO_VECTOR(text [, dimensions [, format]]): format and * are written as identifiers
+                args = args[:1] + [exp.Null() if isinstance(a, exp.Star) else _string(a) for a in args[1:3]]
             return _anon(target, *args)
         if fname == "SCORE":
             raise LiteDatabaseError(29908, "missing primary invocation for ancillary operator SCORE")
@@ -814,7 +1264,15 @@ class Translator:
                                 "this function is not Oracle SQL, or not one the lite backend implements")
 
     def _sqlite(self, tree: exp.Expression) -> str:
-        return tree.sql(dialect="sqlite")
+        return to_sqlite(tree)
+
+
+def to_sqlite(tree: exp.Expression) -> str:
+    """Render a rewritten tree as SQLite SQL; a construct SQLite cannot express is an error, never a guess."""
+    try:
+        return tree.sql(dialect="sqlite", unsupported_level=ErrorLevel.RAISE)
+    except UnsupportedError as exc:
+        raise LiteNotSupportedError(str(exc).strip().splitlines()[0][:200]) from None
 
 
 def translate(sql: str, ctx: Context) -> Plan:

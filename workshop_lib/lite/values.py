@@ -2,11 +2,13 @@
 
 Storage: VECTOR is a BLOB with a 4-byte header naming its element format
 (self-describing, so any expression yielding a vector converts back);
-JSON and SDO_GEOMETRY are JSON text; DATE and TIMESTAMP are ISO-8601 text
-(sortable, so comparisons work in SQL); NUMBER is INTEGER/REAL.
+JSON and SDO_GEOMETRY are JSON text; DATE and TIMESTAMP are fixed-width
+ISO-8601 text ``YYYY-MM-DD HH:MM:SS.ffffff`` (sortable, so comparisons work
+in SQL); NUMBER is INTEGER/REAL; INTERVAL DAY TO SECOND results are seconds.
 
 Returned values: ``array.array`` for VECTOR, ``dict``/``list`` for JSON,
-``datetime`` for DATE/TIMESTAMP, ``int`` for integral NUMBER values, and an
+``datetime`` for DATE/TIMESTAMP, ``timedelta`` for INTERVAL DAY TO SECOND,
+``int`` for integral NUMBER values, and an
 attribute object for SDO_GEOMETRY (``g.SDO_POINT.X`` as with python-oracledb
 DbObjects).
 """
@@ -75,6 +77,8 @@ class SdoPoint:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SdoPoint) and (self.X, self.Y, self.Z) == (other.X, other.Y, other.Z)
 
+    __hash__ = None  # type: ignore[assignment]
+
 
 class SdoGeometry:
     """SDO_GEOMETRY as returned to Python: SDO_GTYPE, SDO_SRID and SDO_POINT (point geometries)."""
@@ -94,6 +98,12 @@ class SdoGeometry:
     def __repr__(self) -> str:
         return f"SDO_GEOMETRY({self.SDO_GTYPE}, {self.SDO_SRID}, {self.SDO_POINT!r}, NULL, NULL)"
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SdoGeometry) and (self.SDO_GTYPE, self.SDO_SRID, self.SDO_POINT) == (
+            other.SDO_GTYPE, other.SDO_SRID, other.SDO_POINT)
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 def geometry_text(gtype: Any, srid: Any, point: Any) -> str:
     """Storage text of an SDO_GEOMETRY point (the point is a JSON [x, y, z] text or None)."""
@@ -102,13 +112,26 @@ def geometry_text(gtype: Any, srid: Any, point: Any) -> str:
                       separators=(",", ":"))
 
 
-def format_datetime(value: dt.datetime | dt.date, *, timestamp: bool = False) -> str:
-    """ISO text for storage: DATE keeps seconds, TIMESTAMP keeps microseconds."""
+def format_datetime(value: dt.datetime | dt.date, *, timestamp: bool = True) -> str:
+    """Storage text of a DATE or TIMESTAMP: always ``YYYY-MM-DD HH:MM:SS.ffffff``.
+
+    One fixed-width form for both types means SQLite's text comparison and
+    ORDER BY agree with time order, and equal instants compare equal whatever
+    produced them (a bind, a function, a literal). ``timestamp=False`` drops the
+    fractional seconds, as assigning a value to an Oracle DATE does.
+    """
     if not isinstance(value, dt.datetime):
         value = dt.datetime(value.year, value.month, value.day)
-    if timestamp or value.microsecond:
-        return value.strftime("%Y-%m-%d %H:%M:%S.%f")
-    return value.strftime("%Y-%m-%d %H:%M:%S")
+    if value.tzinfo is not None:
+        value = value.replace(tzinfo=None)  # wall time, as a TIMESTAMP WITH TIME ZONE shows it
+    if not timestamp:
+        value = value.replace(microsecond=0)
+    return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def parse_stored_datetime(text: str) -> dt.datetime:
+    """Read a stored DATE/TIMESTAMP text (ISO-8601) back as a datetime."""
+    return dt.datetime.fromisoformat(text)
 
 
 def adapt_bind(value: Any) -> Any:
@@ -138,10 +161,6 @@ def adapt_bind(value: Any) -> Any:
         f"cannot bind a value of type {type(value).__name__}; use str, int, float, "
         "datetime, dict/list (JSON), array.array (VECTOR) or None"
     )
-
-
-def _parse_datetime(text: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(text)
 
 
 def convert_out(value: Any, oracle_type: str | None) -> Any:
@@ -176,10 +195,14 @@ def convert_out(value: Any, oracle_type: str | None) -> Any:
     if oracle_type in ("DATE", "TIMESTAMP"):
         if isinstance(value, str):
             try:
-                return _parse_datetime(value)
+                parsed = parse_stored_datetime(value)
             except ValueError:
                 return value
+            return parsed.replace(microsecond=0) if oracle_type == "DATE" else parsed
         return value
+    if oracle_type == "INTERVAL":
+        # INTERVAL DAY TO SECOND is kept as a number of seconds; python-oracledb returns timedelta.
+        return dt.timedelta(seconds=float(value)) if isinstance(value, (int, float)) else value
     if oracle_type == "SDO_GEOMETRY" and isinstance(value, str):
         try:
             return SdoGeometry.from_text(value)
