@@ -72,9 +72,10 @@ class LiteConnection:
         self._plans: dict[str, Plan | str] = {}
         self._slot = 0
         self._versions: dict[tuple[str, str], int] = {}
-        self._matrices: dict[tuple[str, str, str], tuple[Any, np.ndarray, np.ndarray]] = {}
+        self._matrices: dict[tuple[str, str, str], tuple[Any, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._text_indexes: dict[tuple[str, str, str], tuple[Any, Any]] = {}
         self._vd: dict[int, dict[int, float]] = {}
+        self._vd_candidates: dict[int, str] = {}
         self._ctx: dict[int, dict[int, int]] = {}
         self._embed_cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self._atomic_depth = 0
@@ -84,6 +85,7 @@ class LiteConnection:
             "ora_vd_lookup": (lambda slot, rid: self._vd[slot].get(rid), 2, False),
             "ora_ctx_score": (lambda slot, rid: self._ctx[slot].get(rid, 0), 2, False),
             "ora_ctx_rowids": (lambda slot: json.dumps(list(self._ctx[slot])), 1, False),
+            "ora_vd_candidates": (lambda slot: self._vd_candidates[slot], 1, False),
         })
         self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot)
 
@@ -302,12 +304,13 @@ class LiteConnection:
         return blob
 
     # -- slots
-    def _matrix(self, owner: str, table: str, column: str) -> tuple[np.ndarray, np.ndarray]:
+    def _matrix(self, owner: str, table: str, column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rowids, vectors, vector norms) of a VECTOR column, cached until the table changes."""
         key = (owner, table, column)
         version = self._version_key(owner, table)
         cached = self._matrices.get(key)
         if cached is not None and cached[0] == version:
-            return cached[1], cached[2]
+            return cached[1], cached[2], cached[3]
         rows = self._con.execute(
             f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}" WHERE "{column}" IS NOT NULL').fetchall()
         rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -320,28 +323,60 @@ class LiteConnection:
                 matrix = np.vstack([vector_as_numpy(r[1]).astype(np.float32) for r in rows])
         else:
             matrix = np.zeros((0, 0), dtype=np.float32)
-        self._matrices[key] = (version, rowids, matrix)
-        return rowids, matrix
+        norms = np.linalg.norm(matrix, axis=1) if matrix.size else np.zeros(0, dtype=np.float32)
+        self._matrices[key] = (version, rowids, matrix, norms)
+        return rowids, matrix, norms
 
     def _scalar(self, expr_sql: str, binds: dict[str, Any]) -> Any:
         return self._con.execute(f"SELECT {expr_sql}", binds).fetchone()[0]
 
     def _fill_slots(self, plan: Plan, binds: dict[str, Any]) -> None:
+        # Text slots first: a pruned vector block may also read Oracle Text scores.
+        for slot in plan.text_slots:
+            query = self._scalar(slot.query_sql, binds)
+            self._ctx[slot.slot] = self._text_search(slot.owner, slot.table, slot.column, query)
         for slot in plan.vector_slots:
             query = self._scalar(slot.query_sql, binds)
+            self._vd_candidates[slot.slot] = "[]"
             if query is None:
                 self._vd[slot.slot] = {}
                 continue
             qvec = vector_as_numpy(encode_vector(query))
-            rowids, matrix = self._matrix(slot.owner, slot.table, slot.column)
+            rowids, matrix, norms = self._matrix(slot.owner, slot.table, slot.column)
             if matrix.shape[0] and matrix.shape[1] != qvec.shape[0]:
                 raise LiteDatabaseError(51808, f"VECTOR_DISTANCE of vectors with {matrix.shape[1]} and "
                                                f"{qvec.shape[0]} dimensions")
-            dists = functions.distances_to(matrix, qvec, slot.metric) if matrix.shape[0] else np.zeros(0)
-            self._vd[slot.slot] = dict(zip(rowids.tolist(), dists.astype(float).tolist()))
-        for slot in plan.text_slots:
-            query = self._scalar(slot.query_sql, binds)
-            self._ctx[slot.slot] = self._text_search(slot.owner, slot.table, slot.column, query)
+            dists = (functions.distances_to(matrix, qvec, slot.metric, norms) if matrix.shape[0]
+                     else np.zeros(0))
+            if slot.prune_sql is None:
+                self._vd[slot.slot] = dict(zip(rowids.tolist(), dists.astype(float).tolist()))
+            else:
+                self._nearest_rows(slot, rowids, dists, binds)
+
+    def _nearest_rows(self, slot: Any, rowids: np.ndarray, dists: np.ndarray, binds: dict[str, Any]) -> None:
+        """Give a top-k block the rows nearest the query, widening until it yields its k rows (exact)."""
+        wanted = self._scalar(slot.limit_sql, binds)
+        wanted = int(wanted) if wanted is not None else len(rowids)
+        total = len(rowids)
+        order = np.argsort(dists, kind="stable")
+        size = max(4 * wanted, 256)
+        while True:
+            if size >= total:
+                chosen = np.arange(total)
+            else:
+                threshold = dists[order[size - 1]]
+                chosen = np.nonzero(dists <= threshold)[0]  # ties at the threshold stay in
+            self._vd[slot.slot] = dict(zip(rowids[chosen].tolist(), dists[chosen].astype(float).tolist()))
+            if len(chosen) >= total:
+                # every vector is a candidate: keep rows with a NULL vector too, as a full scan would
+                every = self._con.execute(f'SELECT rowid FROM "{self._db(slot.owner)}"."{slot.table}"')
+                self._vd_candidates[slot.slot] = json.dumps([r[0] for r in every])
+                return
+            self._vd_candidates[slot.slot] = json.dumps(rowids[chosen].tolist())
+            found = self._con.execute(f"SELECT COUNT(*) FROM ({slot.prune_sql})", binds).fetchone()[0]
+            if found >= wanted:
+                return
+            size *= 4
 
     def _text_search(self, owner: str, table: str, column: str, query: Any) -> dict[int, int]:
         from .text import TextIndex, TextQueryError  # the Oracle Text evaluator

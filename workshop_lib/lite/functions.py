@@ -59,12 +59,19 @@ def vector_distance(a: Any, b: Any, metric: str | None = "COSINE") -> float | No
     raise ValueError(f"unknown VECTOR_DISTANCE metric {metric}")
 
 
-def distances_to(matrix: np.ndarray, query: np.ndarray, metric: str) -> np.ndarray:
-    """Distances from every row of ``matrix`` to ``query`` with the VECTOR_DISTANCE metric (vectorised)."""
+def distances_to(matrix: np.ndarray, query: np.ndarray, metric: str,
+                 row_norms: np.ndarray | None = None) -> np.ndarray:
+    """Distances from every row of ``matrix`` to ``query`` with the VECTOR_DISTANCE metric (vectorised).
+
+    ``row_norms`` (the rows' Euclidean norms) may be passed in when cached, as
+    recomputing them costs more than the distances themselves.
+    """
     metric = metric.upper()
     q = query.astype(np.float32)
     if metric == "COSINE":
-        norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(q))
+        if row_norms is None:
+            row_norms = np.linalg.norm(matrix, axis=1)
+        norms = row_norms * float(np.linalg.norm(q))
         norms[norms == 0] = 1.0
         return 1.0 - (matrix @ q) / norms
     if metric in ("EUCLIDEAN", "L2"):

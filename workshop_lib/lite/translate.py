@@ -21,6 +21,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import DICTIONARY_TYPES, ColumnType
+from . import vector_topk
 from .dialect import Oracle, VectorEmbedding
 from .errors import LiteDatabaseError, LiteNotSupportedError
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model
@@ -84,6 +85,8 @@ class VectorSlot:
     column: str
     query_sql: str          # SQLite expression yielding the query vector (binds allowed)
     metric: str
+    prune_sql: str | None = None   # the block, restricted to candidate rows (see vector_topk.py)
+    limit_sql: str | None = None   # its FETCH FIRST count
 
 
 @dataclass
@@ -609,6 +612,7 @@ class Translator:
         self.ctx = ctx
         self._scopes: dict[int, Scope] = {}
         self.vector_slots: list[VectorSlot] = []
+        self.prunes: list[tuple[VectorSlot, exp.Select]] = []
         self.text_slots: list[TextSlot] = []
         self.prefetch: list[EmbedPrefetch] = []
         self.labels: dict[int, TextSlot] = {}
@@ -631,6 +635,9 @@ class Translator:
         raise LiteNotSupportedError(f"{type(tree).__name__.upper()} statements")
 
     def _finish(self, kind: str, sql: list[str], tree: exp.Expression, **kw: object) -> Plan:
+        for slot, block in self.prunes:  # rendered now that the whole tree is rewritten
+            slot.prune_sql = self._sqlite(block)
+            slot.limit_sql = self._sqlite(vector_topk.limit_count(block))
         binds: list[str] = []
         for ph in tree.find_all(exp.Placeholder):
             name = ph.name.upper()
@@ -1020,7 +1027,12 @@ class Translator:
                                   self._sqlite(self.rewrite(const_side.copy())), metric)
                 self.vector_slots.append(slot)
                 rowid = exp.Column(this=exp.to_identifier("rowid"), table=exp.to_identifier(alias, quoted=True))
-                node.replace(_anon("ora_vd_lookup", exp.Literal.number(slot.slot), rowid))
+                lookup = _anon("ora_vd_lookup", exp.Literal.number(slot.slot), rowid)
+                node.replace(lookup)
+                block = vector_topk.prunable_block(lookup, alias)
+                if block is not None and not any(s is block for _, s in self.prunes):
+                    block.where(vector_topk.restriction(slot.slot, alias), copy=False)
+                    self.prunes.append((slot, block))
                 return
         node.set("expressions", [args[0], args[1], exp.Literal.string(metric)])
 

@@ -1,0 +1,99 @@
+"""Top-k vector blocks run on the nearest rows only, and still give exactly the full-scan answer."""
+
+from __future__ import annotations
+
+import array
+import random
+from pathlib import Path
+
+import pytest
+
+from workshop_lib.lite import connect
+
+
+@pytest.fixture()
+def conn(tmp_path: Path):
+    c = connect(tmp_path, "AGENT")
+    cur = c.cursor()
+    cur.execute("CREATE TABLE docs (doc_id NUMBER PRIMARY KEY, owner VARCHAR2(10), kind VARCHAR2(10))")
+    cur.execute("CREATE TABLE chunks (chunk_id NUMBER PRIMARY KEY, doc_id NUMBER, emb VECTOR(8, FLOAT32))")
+    rng = random.Random(7)
+    cur.executemany("INSERT INTO docs VALUES (:1, :2, :3)",
+                    [(d, "u" if d % 3 else "v", "keep" if d % 17 else "drop") for d in range(1, 1201)])
+    rows = []
+    for chunk in range(1, 3001):
+        vec = [rng.uniform(-1, 1) for _ in range(8)]
+        if chunk % 500 == 0:
+            vec = rows[-1][2].tolist()  # exact ties
+        rows.append((chunk, rng.randint(1, 1200), array.array("f", vec)))
+    rows.append((3001, 5, None))  # a chunk without a vector
+    cur.executemany("INSERT INTO chunks VALUES (:1, :2, :3)", rows)
+    c.commit()
+    yield c
+    c.close()
+
+
+QUERY = "[0.5, -0.2, 0.1, 0.9, -0.7, 0.3, 0.0, 0.4]"
+
+GROUPED = """SELECT c.doc_id, ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.emb, TO_VECTOR(:q), COSINE)){extra},
+       c.doc_id) AS r
+FROM chunks c JOIN docs d ON d.doc_id = c.doc_id
+WHERE d.owner = :owner AND d.kind = :kind
+GROUP BY c.doc_id
+ORDER BY r
+FETCH FIRST :n ROWS ONLY"""
+
+PLAIN = """SELECT c.chunk_id, VECTOR_DISTANCE(c.emb, TO_VECTOR(:q), EUCLIDEAN){extra} AS d
+FROM chunks c JOIN docs x ON x.doc_id = c.doc_id
+WHERE x.owner = :owner AND x.kind = :kind
+ORDER BY d, c.chunk_id
+FETCH FIRST :n ROWS ONLY"""
+
+
+def _run(conn, sql: str, **binds):
+    with conn.cursor() as cur:
+        cur.execute(sql, **binds)
+        return cur.fetchall()
+
+
+@pytest.mark.parametrize("template", [GROUPED, PLAIN])
+@pytest.mark.parametrize("owner, kind, n", [("u", "keep", 5), ("v", "keep", 40), ("u", "keep", 700),
+                                           ("v", "keep", 5000), ("u", "drop", 20), ("v", "drop", 30)])
+def test_pruned_answer_equals_full_scan(conn, template: str, owner: str, kind: str, n: int) -> None:
+    """Selective filters ('drop' is 1 doc in 17) force the candidate set to widen."""
+    pruned = template.format(extra="")
+    full = template.format(extra=" + 0")  # an expression of the distance is not pruned
+    sql_plans = conn._plans
+    got = _run(conn, pruned, q=QUERY, owner=owner, kind=kind, n=n)
+    expected = _run(conn, full, q=QUERY, owner=owner, kind=kind, n=n)
+    assert got == expected
+    assert sql_plans[pruned].vector_slots[0].prune_sql is not None
+    assert sql_plans[full].vector_slots[0].prune_sql is None
+
+
+def test_pruning_reads_few_rows_for_a_small_k(conn) -> None:
+    _run(conn, GROUPED.format(extra=""), q=QUERY, owner="u", kind="keep", n=5)
+    slot = conn._plans[GROUPED.format(extra="")].vector_slots[0]
+    assert len(conn._vd[slot.slot]) < 1000  # of 3000 vectors
+
+
+@pytest.mark.parametrize("sql", [
+    # another aggregate would change if rows were dropped
+    "SELECT c.doc_id, MIN(VECTOR_DISTANCE(c.emb, TO_VECTOR(:q), COSINE)) m, COUNT(*) k FROM chunks c "
+    "GROUP BY c.doc_id ORDER BY m FETCH FIRST 3 ROWS ONLY",
+    # descending: the farthest rows
+    "SELECT c.chunk_id FROM chunks c ORDER BY VECTOR_DISTANCE(c.emb, TO_VECTOR(:q), COSINE) DESC "
+    "FETCH FIRST 3 ROWS ONLY",
+    # no FETCH FIRST
+    "SELECT c.chunk_id FROM chunks c ORDER BY VECTOR_DISTANCE(c.emb, TO_VECTOR(:q), COSINE)",
+])
+def test_blocks_that_need_every_row_are_not_pruned(conn, sql: str) -> None:
+    _run(conn, sql, q=QUERY)
+    assert conn._plans[sql].vector_slots[0].prune_sql is None
+
+
+def test_null_vectors_still_appear_when_every_row_is_needed(conn) -> None:
+    sql = ("SELECT c.chunk_id FROM chunks c WHERE c.doc_id = 5 "
+           "ORDER BY VECTOR_DISTANCE(c.emb, TO_VECTOR(:q), COSINE), c.chunk_id FETCH FIRST 50 ROWS ONLY")
+    rows = [r[0] for r in _run(conn, sql, q=QUERY)]
+    assert rows[-1] == 3001  # NULL distance sorts last, as in Oracle

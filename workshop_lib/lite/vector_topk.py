@@ -1,0 +1,126 @@
+"""Exact top-k vector search without scanning every row: lite's stand-in for a vector index.
+
+A query block such as
+
+    SELECT c.source_id, ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embedding, :q, COSINE))) r
+    FROM chunks c JOIN memory m ON ... WHERE <filters> GROUP BY c.source_id
+    ORDER BY r FETCH FIRST :n ROWS ONLY
+
+only needs the rows nearest to the query vector. When a block's ordering is
+a distance to a constant vector (the distance itself, MIN of it per group, or a
+ROW_NUMBER over either), ascending, and it fetches the first n rows, the
+connection runs it on the m nearest rows of the table (all rows at distance
+<= the m-th distance), checks that the restricted block still yields n rows,
+and widens m otherwise. The answer is exact, not approximate:
+
+* a row outside the candidate set is strictly farther than every candidate, so
+  it cannot displace a row of the top n once n filtered rows are found;
+* a group with any candidate row has its nearest row among the candidates, so
+  its MIN is exact, and groups without one have a larger MIN.
+
+Blocks with other aggregates, other window functions, DISTINCT, HAVING, OFFSET,
+subqueries or an outer-joined vector table are left alone (full scan).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+
+def _is_distance(node: exp.Expression, vd: exp.Expression) -> bool:
+    return node is vd
+
+
+def _ordering_key(select: exp.Select, key: exp.Expression) -> exp.Expression:
+    """An ORDER BY key that names a select-list alias stands for that item's expression."""
+    if isinstance(key, exp.Column) and not key.args.get("table"):
+        wanted = key.name.upper()
+        for proj in select.expressions:
+            if isinstance(proj, exp.Alias) and proj.alias.upper() == wanted:
+                return proj.this
+    return key
+
+
+def _distance_ordered(key: exp.Expression, vd: exp.Expression, grouped: bool) -> bool:
+    """True when ordering by ``key`` ascending is ordering by the distance (or MIN of it per group)."""
+    if isinstance(key, exp.Paren):
+        return _distance_ordered(key.this, vd, grouped)
+    if not grouped and _is_distance(key, vd):
+        return True
+    if grouped and isinstance(key, exp.Min) and _is_distance(key.this, vd):
+        return True
+    if isinstance(key, exp.Window) and isinstance(key.this, exp.RowNumber) and not key.args.get("partition_by"):
+        order = key.args.get("order")
+        if order is None or not order.expressions:
+            return False
+        first = order.expressions[0]
+        return not first.args.get("desc") and _distance_ordered(first.this, vd, grouped)
+    return False
+
+
+def _vector_table_is_inner(select: exp.Select, alias: str) -> bool:
+    """The vector's table is the FROM item or an inner join (restricting an outer side changes results)."""
+    for join in select.args.get("joins") or []:
+        target = join.this
+        name = (target.alias_or_name if isinstance(target, exp.Table) else "").upper()
+        if name == alias.upper() and (join.side or "").upper() in ("LEFT", "RIGHT", "FULL"):
+            return False
+        if (join.side or "").upper() in ("RIGHT", "FULL"):
+            return False
+    return True
+
+
+def limit_count(select: exp.Select) -> exp.Expression | None:
+    """The row-count expression of a block's FETCH FIRST / LIMIT (read after rewriting)."""
+    limit = select.args.get("limit")
+    if isinstance(limit, exp.Fetch):
+        return limit.args.get("count")
+    if isinstance(limit, exp.Limit):
+        return limit.expression
+    return None
+
+
+def prunable_block(vd: exp.Expression, alias: str) -> exp.Select | None:
+    """The block of ``vd`` when it may run on the rows nearest to the query vector only."""
+    select = vd.find_ancestor(exp.Select)
+    if select is None:
+        return None
+    limit = select.args.get("limit")
+    if isinstance(limit, exp.Fetch):
+        count = limit.args.get("count")
+        options = limit.args.get("limit_options")
+        if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
+            return None
+    elif isinstance(limit, exp.Limit):
+        count = limit.expression
+    else:
+        return None
+    if count is None or select.args.get("offset") or select.args.get("distinct") or select.args.get("having"):
+        return None
+    if any(isinstance(node, (exp.Subquery, exp.Select)) and node is not select for node in select.walk()):
+        return None
+    order = select.args.get("order")
+    if order is None or not order.expressions or order.expressions[0].args.get("desc"):
+        return None
+    grouped = bool(select.args.get("group"))
+    key = _ordering_key(select, order.expressions[0].this)
+    if not _distance_ordered(key, vd, grouped):
+        return None
+    aggregates = [a for a in select.find_all(exp.AggFunc)]
+    if any(not (isinstance(a, exp.Min) and a.this is vd) for a in aggregates):
+        return None
+    windows = list(select.find_all(exp.Window))
+    if len(windows) > 1 or (windows and windows[0] is not key):
+        return None
+    if not _vector_table_is_inner(select, alias):
+        return None
+    return select
+
+
+def restriction(slot: int, alias: str) -> exp.Expression:
+    """``alias.rowid IN (candidate rowids of the slot)``, added to the block's WHERE."""
+    rowid = exp.Column(this=exp.to_identifier("rowid"), table=exp.to_identifier(alias, quoted=True))
+    members = exp.select("value").from_(exp.Anonymous(
+        this="json_each", expressions=[exp.Anonymous(this="ora_vd_candidates",
+                                                     expressions=[exp.Literal.number(slot)])]))
+    return exp.In(this=rowid, query=exp.Subquery(this=members))
