@@ -41,7 +41,7 @@ model: $(STAMP)
 release: $(STAMP)
 	$(BIN)/python -m workshop_lib.release
 
-## grade: autograde submissions in submitted/ (see docs/instructors.md)
+## grade: autograde submissions in submitted/ (see docs/instructors-grading.md)
 grade: $(STAMP)
 	$(BIN)/workshop grade submitted
 

@@ -118,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("grade", help="autograde submitted notebooks with nbgrader")
     p.add_argument("submissions", help="a folder of submissions (one notebook per learner, or a class folder)")
-    p.add_argument("--fail-under", type=float, default=None, help="exit 1 when any learner scores below this")
+    p.add_argument("--fail-under", type=float, default=None,
+                   help="exit 1 when any learner scores below this percentage (0-100)")
     p.add_argument("--csv", default="grades.csv", help="where to write the grades table")
     p.set_defaults(func=_cmd_grade)
 

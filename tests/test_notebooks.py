@@ -1,0 +1,175 @@
+"""Execute the workshop notebooks headless, as CI and learners do (lite backend).
+
+Solution notebooks run in a fresh WORKSHOP_HOME each (proving every part
+catches up on the earlier ones by itself) and must not raise or write to
+stderr. Student notebooks must fail exactly in their check cells — each stub
+raises NotImplementedError — and nowhere else. The run time of each solution
+notebook is printed (pytest -s) for docs/benchmarks.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from workshop_lib import release
+
+ROOT = release.REPO_ROOT
+KERNEL_ARGS = ["--IPKernelApp.log_level=ERROR"]
+BUDGET_SECONDS = 240  # one notebook, fresh home, slow CI machine
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+
+def execute(path: Path, cwd: Path) -> tuple[nbformat.NotebookNode, float]:
+    """Run every cell of the notebook at ``path`` in a python3 kernel; errors are kept in the outputs."""
+    nb = nbformat.read(str(path), as_version=4)
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+                            extra_arguments=KERNEL_ARGS, resources={"metadata": {"path": str(cwd)}})
+    started = time.perf_counter()
+    client.execute()
+    return nb, time.perf_counter() - started
+
+
+def errors(nb: nbformat.NotebookNode) -> dict[int, str]:
+    """Cell index -> 'Ename: message' of every cell that raised."""
+    found = {}
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            if output.output_type == "error":
+                found[index] = f"{output.ename}: {output.evalue}"
+    return found
+
+
+def stderr_text(nb: nbformat.NotebookNode) -> dict[int, str]:
+    """Cell index -> what the cell wrote to stderr."""
+    return {index: "".join(o.text for o in cell.get("outputs", [])
+                           if o.output_type == "stream" and o.name == "stderr")
+            for index, cell in enumerate(nb.cells)
+            if any(o.output_type == "stream" and o.name == "stderr" for o in cell.get("outputs", []))}
+
+
+def cells_with(nb: nbformat.NotebookNode, flag: str) -> dict[int, str]:
+    """Cell index -> grade_id of the cells whose nbgrader metadata has ``flag`` set."""
+    return {i: c.metadata["nbgrader"]["grade_id"] for i, c in enumerate(nb.cells)
+            if c.metadata.get("nbgrader", {}).get(flag)}
+
+
+def outputs_text(cell) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            parts.append(output.text)
+        elif "data" in output:
+            parts.append(str(output.data.get("text/plain", "")))
+    return "\n".join(parts)
+
+
+def find_cell(nb: nbformat.NotebookNode, needle: str) -> int:
+    matches = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and needle in c.source]
+    assert len(matches) == 1, f"expected one code cell containing {needle!r}, found {len(matches)}"
+    return matches[0]
+
+
+@pytest.mark.parametrize("name", ["01_seed_and_explore", "02_memory_and_scanner", "03_retrieval"])
+def test_solution_notebook_executes_without_error(name, home, tmp_path, monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    nb, seconds = execute(ROOT / "solutions" / name / f"{name}.ipynb", tmp_path)
+    print(f"\n{name}: solution notebook executed in {seconds:.1f} s (fresh WORKSHOP_HOME)")
+    assert errors(nb) == {}
+    assert stderr_text(nb) == {}
+    assert seconds < BUDGET_SECONDS
+    for index in cells_with(nb, "grade"):
+        assert "passed" in outputs_text(nb.cells[index]), f"{name}: check cell {index} printed no pass line"
+    if name == "01_seed_and_explore":
+        assert "model ALL_MINILM_L6_V2: loaded" in outputs_text(nb.cells[find_cell(nb, "# SETUP")])
+        naive = outputs_text(nb.cells[find_cell(nb, "naive_total")])
+        assert "100x too big" in naive
+        near = outputs_text(nb.cells[find_cell(nb, "SDO_WITHIN_DISTANCE")])
+        assert "KM_FROM_SINGAPORE" in near
+    if name == "02_memory_and_scanner":
+        scan = outputs_text(nb.cells[find_cell(nb, "write_facts(memory_client")])
+        assert "table facts from your _scan_tables: 7" in scan
+        assert "writing memories" in scan, "the scan cell should show a progress bar outside nbgrader"
+    if name == "03_retrieval":
+        probe = nb.cells[find_cell(nb, "side_by_side = ")]
+        table = outputs_text(probe)
+        for column in ("vector only", "keyword only", "hybrid (RRF)"):
+            assert column in table
+        phrase = outputs_text(nb.cells[find_cell(nb, "the whole question as one phrase")])
+        assert "not written yet" not in "".join(outputs_text(c) for c in nb.cells)
+        assert phrase  # the counts themselves are checked below, from the same notebook run
+        rows = [line.split() for line in phrase.splitlines() if line.strip().startswith(("0", "1"))]
+        # the last block of the printed table holds "memories matched": phrase first, then text_query
+        assert rows[-2][-1] == "0" and int(rows[-1][-1]) > 0, phrase
+
+
+def test_student_notebook_01_is_the_solution_notebook():
+    """Part 1 has no TODO, so its student version runs exactly the solution's code (executed above)."""
+    source = release.annotate(release.read_notebook(ROOT / "solutions/01_seed_and_explore/01_seed_and_explore.ipynb"),
+                              "01_seed_and_explore")
+    student = release.read_notebook(ROOT / "notebooks/01_seed_and_explore/01_seed_and_explore.ipynb")
+    assert [c.source for c in student.cells] == [c.source for c in source.cells]
+    assert not cells_with(student, "grade") and not cells_with(student, "solution")
+
+
+@pytest.fixture(scope="module")
+def prepared_home(tmp_path_factory) -> Path:
+    """A lite home brought up to the scan level once; each student run gets a copy."""
+    from workshop_lib.grading import prepare_home
+
+    return prepare_home(tmp_path_factory.mktemp("prepared") / "home")
+
+
+@pytest.mark.parametrize("name", ["02_memory_and_scanner", "03_retrieval"])
+def test_student_notebook_fails_only_in_its_check_cells(name, prepared_home, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    shutil.copytree(prepared_home, home)
+    monkeypatch.setenv("WORKSHOP_HOME", str(home))
+    monkeypatch.setenv("WORKSHOP_BACKEND", "lite")
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    nb, _seconds = execute(ROOT / "notebooks" / name / f"{name}.ipynb", tmp_path)
+    failed = errors(nb)
+    checks = cells_with(nb, "grade")
+    todos = cells_with(nb, "solution")
+    assert checks, "a student notebook with TODOs has check cells"
+    assert set(checks) <= set(failed), f"every check must fail on an unsolved TODO: {failed}"
+    assert set(failed) <= set(checks) | set(todos), f"only TODO and check cells may fail: {failed}"
+    for index in checks:
+        assert "not implemented" in failed[index].lower() or "NotImplementedError" in failed[index], failed[index]
+    # later cells fell back to the reference implementations and said so
+    notes = "\n".join(outputs_text(c) for c in nb.cells)
+    assert "not written yet" in notes
+
+
+def test_hidden_tests_catch_what_the_visible_check_lets_through(prepared_home, tmp_path, monkeypatch, capsys):
+    """CHECK 1's hidden tests fail a scanner that does not upper-case the owner; the solution passes them."""
+    home = tmp_path / "home"
+    shutil.copytree(prepared_home, home)
+    monkeypatch.setenv("WORKSHOP_HOME", str(home))
+    monkeypatch.setenv("WORKSHOP_BACKEND", "lite")
+    name = "02_memory_and_scanner"
+    nb = release.read_notebook(ROOT / "solutions" / name / f"{name}.ipynb")
+    check = find_cell(nb, "# CHECK 1")
+    assert "### BEGIN HIDDEN TESTS" in nb.cells[check].source
+    todo = find_cell(nb, "# TODO 1")
+    prefix = [c.source for c in nb.cells[:check] if c.cell_type == "code"]
+
+    def run(todo_source: str) -> None:
+        namespace = {"display": lambda *args, **kwargs: None}
+        for source in prefix:
+            exec(compile(todo_source if source == nb.cells[todo].source else source, name, "exec"), namespace)
+        exec(compile(nb.cells[check].source, name, "exec"), namespace)
+
+    run(nb.cells[todo].source)
+    assert "TODO 1 passed" in capsys.readouterr().out
+    mutant = nb.cells[todo].source.replace("    owner = owner.upper()\n", "")
+    assert mutant != nb.cells[todo].source
+    with pytest.raises(AssertionError, match="same facts for 'supplychain' and 'SUPPLYCHAIN'"):
+        run(mutant)
+    assert "TODO 1 passed" in capsys.readouterr().out, "the visible check alone lets this mutant through"

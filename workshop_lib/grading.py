@@ -1,0 +1,557 @@
+"""Autograde submitted workshop notebooks with nbgrader: ``workshop grade <folder>``.
+
+A submissions folder may hold one notebook per learner (``alice.ipynb``,
+``bob_03_retrieval.ipynb``), a folder per learner (``alice/*.ipynb``) or an
+nbgrader class folder (``alice/03_retrieval/03_retrieval.ipynb``). Each
+notebook's assignment is recognised from its nbgrader cell ids (or its name).
+
+Grading runs nbgrader's own converters in a throw-away course directory:
+``GenerateAssignment`` registers the source notebooks (solutions/, with their
+hidden tests) in a fresh gradebook, then ``Autograde`` restores the locked
+cells, executes each submission and records the scores, which are read back
+from the gradebook. Every submission runs against its own copy of a prepared
+lite ``WORKSHOP_HOME``, so one learner's code cannot change what another's is
+graded against. ``nbgrader validate`` is not used: it exits 0 even when tests
+fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+import nbformat
+
+from .errors import WorkshopError
+from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_nbgrader_config,
+                      read_notebook)
+
+_CHECK_ID = re.compile(r"^check_todo(\d+)$")
+_SAFE_ID = re.compile(r"[^A-Za-z0-9_.@-]+")
+
+
+class GradingError(WorkshopError):
+    """The submissions cannot be graded as given (unknown notebook, duplicate, empty folder...)."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One submitted notebook: whose it is, which assignment it answers, where it is."""
+
+    learner: str
+    assignment: str
+    path: Path
+
+
+@dataclass
+class TodoScore:
+    """The autograder's score for one TODO's check cell, and why it lost points."""
+
+    score: float
+    max_score: float
+    error: str | None = None
+
+
+@dataclass
+class LearnerGrades:
+    """One learner's scores per TODO label (e.g. 'TODO 2'), plus notes for the instructor."""
+
+    learner: str
+    todos: dict[str, TodoScore] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> float:
+        """Points earned over all TODOs."""
+        return sum(t.score for t in self.todos.values())
+
+    @property
+    def max_total(self) -> float:
+        """Points available over all TODOs graded in this run."""
+        return sum(t.max_score for t in self.todos.values())
+
+    @property
+    def percent(self) -> float:
+        """total / max_total in percent (100 when nothing was graded)."""
+        return 100.0 * self.total / self.max_total if self.max_total else 100.0
+
+
+@dataclass
+class GradeReport:
+    """The result of a grading run: TODO labels in order and one entry per learner."""
+
+    todo_labels: list[str]
+    learners: list[LearnerGrades]
+
+    def table_rows(self) -> list[dict[str, object]]:
+        """One dict per learner: learner, each TODO's score, total, max, percent, notes."""
+        rows = []
+        for grades in self.learners:
+            row: dict[str, object] = {"learner": grades.learner}
+            for label in self.todo_labels:
+                todo = grades.todos.get(label)
+                row[label] = None if todo is None else _num(todo.score)
+            row.update(total=_num(grades.total), max=_num(grades.max_total),
+                       percent=round(grades.percent, 1), notes="; ".join(grades.notes))
+            rows.append(row)
+        return rows
+
+    def below(self, percent: float) -> list[str]:
+        """Learners whose total is below ``percent`` of the points available."""
+        return [entry.learner for entry in self.learners if entry.percent < percent]
+
+    def to_text(self) -> str:
+        """The per-learner, per-TODO table as fixed-width text (with points available in the headers)."""
+        import pandas as pd
+
+        maxima = self._maxima()
+        frame = pd.DataFrame(self.table_rows())
+        frame = frame.drop(columns=["notes"]).rename(
+            columns={label: f"{label} (/{_num(maxima[label])})" for label in self.todo_labels})
+        frame = frame.fillna("-")
+        return frame.to_string(index=False)
+
+    def write_csv(self, path: Path | str) -> Path:
+        """Write grades.csv: learner, one column per TODO, total, max, percent, notes."""
+        import pandas as pd
+
+        path = Path(path)
+        if path.parent and not path.parent.exists():
+            path.parent.mkdir(parents=True)
+        pd.DataFrame(self.table_rows()).to_csv(path, index=False)
+        return path
+
+    def _maxima(self) -> dict[str, float]:
+        maxima: dict[str, float] = {}
+        for grades in self.learners:
+            for label, todo in grades.todos.items():
+                maxima[label] = todo.max_score
+        return maxima
+
+
+def _num(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else round(value, 2)
+
+
+# ----------------------------------------------------------------------------- the course
+def _load_sources(root: Path) -> dict[str, nbformat.NotebookNode]:
+    """Annotated source notebook of every assignment under ``root``/solutions."""
+    return {name: annotate(read_notebook(Path(root) / SOURCE_DIR / name / f"{name}.ipynb"), name)
+            for name in assignments(root)}
+
+
+def graded_todos(source: nbformat.NotebookNode) -> list[tuple[str, str, float]]:
+    """(grade_id, label, points) of each graded check cell in an annotated source notebook."""
+    found = []
+    for cell in source.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        match = _CHECK_ID.match(meta.get("grade_id", ""))
+        if meta.get("grade") and match:
+            found.append((meta["grade_id"], f"TODO {match.group(1)}", float(meta.get("points", 0))))
+    return found
+
+
+def _cell_ids(nb: nbformat.NotebookNode) -> set[str]:
+    return {c.metadata["nbgrader"]["grade_id"] for c in nb.cells
+            if isinstance(c.metadata.get("nbgrader"), dict) and c.metadata["nbgrader"].get("grade_id")}
+
+
+def identify_assignment(path: Path, sources: dict[str, nbformat.NotebookNode]) -> str:
+    """Which assignment a submitted notebook answers: by its nbgrader cell ids, else by its file name.
+
+    Raises GradingError naming the file and the known assignments when
+    neither tells.
+    """
+    try:
+        ids = _cell_ids(read_notebook(path))
+    except WorkshopError as exc:
+        raise GradingError(f"{path} is not a readable notebook: {exc}") from None
+    overlap = {name: len(ids & _cell_ids(nb)) for name, nb in sources.items()}
+    best = max(overlap.values(), default=0)
+    if best > 0:
+        winners = [name for name, n in overlap.items() if n == best]
+        if len(winners) == 1:
+            return winners[0]
+    hints = " ".join([path.stem, path.parent.name])
+    named = [name for name in sources if name in hints]
+    if len(named) == 1:
+        return named[0]
+    raise GradingError(
+        f"Cannot tell which assignment {path} answers: it has none of the workshop's nbgrader cells and its "
+        f"name mentions none of {', '.join(sources)}. Rename it to include the assignment, e.g. "
+        f"alice_{next(iter(sources), '02_memory_and_scanner')}.ipynb.")
+
+
+def _learner_from_file(path: Path, assignment: str) -> str:
+    stem = path.stem.replace(assignment, "")
+    stem = stem.strip(" _-.")
+    if not stem:
+        raise GradingError(f"{path}: the file name is just the assignment name; put each learner's notebooks "
+                           "in a folder named after the learner, or name the file <learner>.ipynb.")
+    return stem
+
+
+def _notebooks_under(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts and not p.name.startswith("."))
+
+
+def find_submissions(folder: Path | str, root: Path = REPO_ROOT) -> list[Submission]:
+    """Every submitted notebook under ``folder`` with its learner and assignment.
+
+    ``folder`` may also be a single notebook. A learner is the first folder
+    level under ``folder`` or, for notebooks lying directly in it, the file
+    name (minus the assignment name, if present). Two notebooks of one
+    learner for one assignment are an error.
+    """
+    folder = Path(folder)
+    sources = _load_sources(root)
+    if folder.is_file():
+        assignment = identify_assignment(folder, sources)
+        return [Submission(_learner_from_file(folder, assignment), assignment, folder)]
+    if not folder.is_dir():
+        raise GradingError(f"No submissions folder {folder}: pass a folder of submitted notebooks "
+                           "(one per learner, or <learner>/<assignment>/<assignment>.ipynb).")
+    found: dict[tuple[str, str], Submission] = {}
+    for path in _notebooks_under(folder):
+        relative = path.relative_to(folder)
+        assignment = identify_assignment(path, sources)
+        learner = relative.parts[0] if len(relative.parts) > 1 else _learner_from_file(path, assignment)
+        key = (learner, assignment)
+        if key in found:
+            raise GradingError(f"Learner {learner!r} has two notebooks for {assignment}: {found[key].path} and "
+                               f"{path}. Keep one of them.")
+        found[key] = Submission(learner, assignment, path)
+    if not found:
+        raise GradingError(f"No notebooks (*.ipynb) found under {folder}.")
+    return sorted(found.values(), key=lambda s: (s.learner, s.assignment))
+
+
+# ----------------------------------------------------------------------------- environment
+@contextlib.contextmanager
+def _environ(**values: str) -> Iterator[None]:
+    """Set environment variables (inherited by the kernels nbgrader starts) for the duration of a block."""
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old
+
+
+def prepare_home(home: Path) -> Path:
+    """Bring a lite WORKSHOP_HOME fully up to date (model, seed, memory, scan) with ``workshop setup``.
+
+    It runs in a child process, exactly as a learner's first cell would, so
+    this process keeps no connection, model session or current workshop.
+    Raises GradingError with the command's last output lines when it fails.
+    """
+    home = Path(home)
+    home.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "WORKSHOP_HOME": str(home), "WORKSHOP_BACKEND": "lite"}
+    command = [sys.executable, "-m", "workshop_lib.cli", "setup", "--backend", "lite", "--upto", "scan"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-8:])
+        raise GradingError(f"Could not prepare a lite workshop in {home} for grading "
+                           f"(`workshop setup --upto scan` exited {done.returncode}):\n{tail}")
+    return home
+
+
+def _copy_home(template: Path, target: Path) -> Path:
+    """A private copy of a prepared home; the model file is hard-linked when possible (never written to)."""
+    def link_or_copy(src: str, dst: str) -> str:
+        if src.endswith(".onnx"):
+            try:
+                os.link(src, dst)
+                return dst
+            except OSError:
+                pass
+        return shutil.copy2(src, dst)
+
+    shutil.copytree(template, target, copy_function=link_or_copy)
+    return target
+
+
+class _Collect(logging.Handler):
+    """Keeps nbgrader's warnings and errors for the instructor's report instead of printing them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record.getMessage())
+
+
+# ----------------------------------------------------------------------------- grading
+def _first_error_line(cell: nbformat.NotebookNode) -> str | None:
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "error":
+            text = f"{output.get('ename')}: {output.get('evalue', '')}".strip()
+            return text.splitlines()[0][:200]
+        if output.get("output_type") == "stream" and output.get("name") == "stderr":
+            return "wrote to stderr: " + output.get("text", "").strip().splitlines()[0][:180]
+    return None
+
+
+def _notes_for(executed: nbformat.NotebookNode) -> tuple[dict[str, str], list[str]]:
+    """Errors of the graded cells by grade_id, and notes on other cells that raised."""
+    check_errors: dict[str, str] = {}
+    notes: list[str] = []
+    for number, cell in enumerate(executed.cells, 1):
+        if cell.cell_type != "code":
+            continue
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade"):
+            error = _first_error_line(cell)
+            if error:
+                check_errors[meta["grade_id"]] = error
+        elif meta.get("solution"):
+            continue  # a TODO cell that raises is reported through its check
+        else:
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "error":
+                    first = next((line.strip() for line in cell.source.splitlines() if line.strip()), "")
+                    notes.append(f"cell {number} ({first[:40]!r}) raised {output.get('ename')}")
+                    break
+    return check_errors, notes
+
+
+def _failure_reason(records: list[str], exc: Exception) -> str:
+    """The most telling line of nbgrader's log for a failed autograde: the traceback's last line."""
+    for record in reversed(records):
+        if "Traceback" in record:
+            lines = [line for line in record.strip().splitlines() if line.strip()]
+            if lines:
+                return lines[-1].strip()[:200]
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+
+
+class Grader:
+    """One grading run: a temporary nbgrader course, a gradebook, and a prepared lite home.
+
+    Use as a context manager; ``grade(submissions)`` returns a GradeReport.
+    """
+
+    def __init__(self, root: Path = REPO_ROOT, workdir: Path | None = None,
+                 echo: Callable[[str], None] = print) -> None:
+        self.root = Path(root)
+        self.echo = echo
+        self._tmp = None if workdir else tempfile.TemporaryDirectory(prefix="workshop-grade-")
+        self.course = Path(workdir) if workdir else Path(self._tmp.name)
+        self.course.mkdir(parents=True, exist_ok=True)
+        self.db_url = f"sqlite:///{self.course / 'gradebook.db'}"
+        self.sources = _load_sources(self.root)
+        self.config = load_nbgrader_config(self.root)
+        self.log = logging.getLogger(f"workshop_lib.grading.nbgrader.{id(self)}")
+        self.log.propagate = False
+        self.log.setLevel(logging.INFO)
+        self._collector = _Collect()
+        self.log.addHandler(self._collector)
+        self._template: Path | None = None
+
+    def __enter__(self) -> "Grader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the temporary course directory (when this grader created it)."""
+        self.log.removeHandler(self._collector)
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+    def _coursedir(self, **ids: str):
+        from nbgrader.coursedir import CourseDirectory
+
+        course = CourseDirectory(config=self.config, root=str(self.course), source_directory="source",
+                                 release_directory="release", submitted_directory="submitted",
+                                 autograded_directory="autograded", db_url=self.db_url)
+        for key, value in ids.items():
+            setattr(course, key, value)
+        return course
+
+    def register(self, names: list[str]) -> None:
+        """Write the source notebooks and register them in the gradebook (nbgrader generate_assignment)."""
+        from nbgrader.converters import GenerateAssignment
+
+        for name in names:
+            target = self.course / "source" / name / f"{name}.ipynb"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(dumps(self.sources[name]), encoding="utf-8")
+            course = self._coursedir(assignment_id=name)
+            converter = GenerateAssignment(coursedir=course, config=self.config, log=self.log)
+            converter.force = True
+            self._collector.records.clear()
+            try:
+                converter.start()
+            except Exception as exc:
+                details = "\n".join(self._collector.records[-5:])
+                raise GradingError(f"nbgrader could not register {name}: {exc}\n{details}") from exc
+
+    def template_home(self) -> Path:
+        """The prepared lite home every submission gets a copy of (built on first use)."""
+        if self._template is None:
+            started = time.perf_counter()
+            self._template = prepare_home(self.course / "homes" / "_template")
+            self.echo(f"prepared a lite workshop for grading in {time.perf_counter() - started:.1f} s")
+        return self._template
+
+    def autograde_one(self, submission: Submission, learner_id: str) -> tuple[dict[str, TodoScore], list[str]]:
+        """Autograde one notebook; returns scores by grade_id and notes (never raises for learner errors)."""
+        from nbgrader.api import Gradebook, MissingEntry
+        from nbgrader.converters import Autograde
+
+        name = submission.assignment
+        target = self.course / "submitted" / learner_id / name / f"{name}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(submission.path, target)
+        home = _copy_home(self.template_home(), self.course / "homes" / f"{learner_id}__{name}")
+        course = self._coursedir(assignment_id=name, student_id=learner_id)
+        converter = Autograde(coursedir=course, config=self.config, log=self.log)
+        converter.force = True
+        notes: list[str] = []
+        failed = False
+        self._collector.records.clear()
+        try:
+            with _environ(WORKSHOP_HOME=str(home), WORKSHOP_BACKEND="lite"):
+                converter.start()
+        except Exception as exc:  # nbgrader raises after logging; keep grading the others
+            failed = True
+            notes.append(f"{name}: autograding failed ({_failure_reason(self._collector.records, exc)})")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+        executed_path = self.course / "autograded" / learner_id / name / f"{name}.ipynb"
+        check_errors: dict[str, str] = {}
+        if executed_path.is_file():
+            check_errors, cell_notes = _notes_for(read_notebook(executed_path))
+            notes.extend(f"{name}: {note}" for note in cell_notes)
+        scores: dict[str, TodoScore] = {}
+        with Gradebook(self.db_url) as gb:
+            for grade_id, _label, points in graded_todos(self.sources[name]):
+                try:
+                    # a failed run may leave an older grade of this learner in a reused workdir
+                    score = 0.0 if failed else float(gb.find_grade(grade_id, name, name, learner_id).score or 0.0)
+                except MissingEntry:
+                    score = 0.0
+                scores[grade_id] = TodoScore(score, points, check_errors.get(grade_id))
+        return scores, notes
+
+    def grade(self, submissions: list[Submission]) -> GradeReport:
+        """Autograde every submission and collect a per-learner, per-TODO report."""
+        graded = [name for name in self.sources if graded_todos(self.sources[name])]
+        present = sorted({s.assignment for s in submissions})
+        for name in present:
+            if name not in graded:
+                self.echo(f"{name} has no graded cells: its submissions are not executed")
+        present = [name for name in present if name in graded]
+        labels: list[tuple[str, str, str, float]] = [
+            (name, grade_id, label, points) for name in present for grade_id, label, points in
+            graded_todos(self.sources[name])]
+        self.register(present)
+        learners: dict[str, LearnerGrades] = {}
+        ids: dict[str, str] = {}
+        for submission in submissions:
+            learners.setdefault(submission.learner, LearnerGrades(submission.learner))
+            if submission.learner not in ids:
+                base = _SAFE_ID.sub("_", submission.learner).strip("_.") or "learner"
+                candidate, n = base, 1
+                while candidate in ids.values():
+                    n += 1
+                    candidate = f"{base}_{n}"
+                ids[submission.learner] = candidate
+        done: set[tuple[str, str]] = set()
+        for submission in submissions:
+            if submission.assignment not in present:
+                continue
+            started = time.perf_counter()
+            scores, notes = self.autograde_one(submission, ids[submission.learner])
+            entry = learners[submission.learner]
+            entry.notes.extend(notes)
+            for name, grade_id, label, _points in labels:
+                if name == submission.assignment:
+                    entry.todos[label] = scores[grade_id]
+            done.add((submission.learner, submission.assignment))
+            got = sum(s.score for s in scores.values())
+            out_of = sum(s.max_score for s in scores.values())
+            self.echo(f"graded {submission.learner} / {submission.assignment}: {_num(got)}/{_num(out_of)} "
+                      f"({time.perf_counter() - started:.1f} s)")
+        for learner, entry in learners.items():
+            for name, _grade_id, label, points in labels:
+                if (learner, name) not in done:
+                    entry.todos[label] = TodoScore(0.0, points, "not submitted")
+                    note = f"{name}: not submitted"
+                    if note not in entry.notes:
+                        entry.notes.append(note)
+        ordered = [label for _n, _g, label, _p in labels]
+        return GradeReport(ordered, [learners[k] for k in sorted(learners)])
+
+
+def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], None] = print, *,
+              workdir: Path | str | None = None) -> GradeReport:
+    """Find and autograde every submission under ``folder``; returns the GradeReport.
+
+    With ``workdir`` the nbgrader course (gradebook.db, and the executed
+    notebooks under autograded/<learner>/<assignment>/) is kept there;
+    otherwise it is a temporary folder removed afterwards.
+    """
+    submissions = find_submissions(folder, root)
+    # nbgrader's gradebook runs the `alembic` command, installed next to this Python.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    workdir = Path(workdir) if workdir is not None else None
+    with _environ(PATH=path), Grader(root, workdir, echo=echo) as grader, warnings.catch_warnings():
+        # nbgrader's gradebook trips SQLAlchemy's autoflush warnings on every new submission; harmless.
+        from sqlalchemy.exc import SAWarning
+
+        warnings.simplefilter("ignore", SAWarning)
+        return grader.grade(submissions)
+
+
+def grade_command(submissions: str | Path, fail_under: float | None = None, csv_path: str | Path = "grades.csv",
+                  *, workdir: Path | str | None = None) -> int:
+    """``workshop grade``: autograde a folder, print the table, write ``csv_path``; returns the exit code.
+
+    ``fail_under`` is a percentage (0–100) of the points available: the exit
+    code is 1 when any learner's total is below it, else 0. Learner code that
+    raises, loops or breaks its notebook costs that learner points but never
+    stops the run; folders that cannot be graded at all raise GradingError.
+    ``workdir`` keeps nbgrader's course folder (see :func:`autograde`).
+    """
+    if fail_under is not None and not 0 <= fail_under <= 100:
+        raise GradingError(f"--fail-under is a percentage between 0 and 100, got {fail_under}.")
+    report = autograde(submissions, workdir=workdir)
+    print()
+    print(report.to_text())
+    for entry in report.learners:
+        for label in report.todo_labels:
+            todo = entry.todos.get(label)
+            if todo is not None and todo.score < todo.max_score and todo.error:
+                print(f"  {entry.learner} {label}: {todo.error}")
+        for note in entry.notes:
+            if "not submitted" not in note:
+                print(f"  {entry.learner}: {note}")
+    path = report.write_csv(csv_path)
+    print(f"grades written to {path}")
+    if fail_under is not None:
+        below = report.below(fail_under)
+        if below:
+            print(f"below {fail_under:g}%: {', '.join(below)}", file=sys.stderr)
+            return 1
+    return 0
