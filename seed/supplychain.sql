@@ -872,3 +872,10 @@ INSERT INTO supplychain.cargo_items (cargo_item_id, container_id, hs_code, hs_de
 INSERT INTO supplychain.cargo_items (cargo_item_id, container_id, hs_code, hs_description, goods_description, quantity, unit_of_measure, unit_value_cents, gross_weight_kg, origin_country, un_number) VALUES (298, 148, '220421', 'Wine of fresh grapes, in containers holding 2 l or less', 'White wine, 750 ml bottles, cases of 12', 360, 'CTN', 14603, 5796.1, 'US', NULL);
 INSERT INTO supplychain.cargo_items (cargo_item_id, container_id, hs_code, hs_description, goods_description, quantity, unit_of_measure, unit_value_cents, gross_weight_kg, origin_country, un_number) VALUES (299, 149, '950300', 'Tricycles, scooters, pedal cars and similar wheeled toys; dolls; other toys; reduced-size models; puzzles of all kinds', 'Plush toys', 8750, 'PCS', 415, 6916.7, 'CN', NULL);
 INSERT INTO supplychain.cargo_items (cargo_item_id, container_id, hs_code, hs_description, goods_description, quantity, unit_of_measure, unit_value_cents, gross_weight_kg, origin_country, un_number) VALUES (300, 150, '220421', 'Wine of fresh grapes, in containers holding 2 l or less', 'White wine, 750 ml bottles, cases of 12', 1080, 'CTN', 14287, 17725.2, 'GR', NULL);
+
+-- Spatial metadata and indexes (SDO_WITHIN_DISTANCE needs a spatial index on its column).
+DELETE FROM user_sdo_geom_metadata WHERE table_name IN ('PORTS', 'VESSEL_POSITIONS');
+INSERT INTO user_sdo_geom_metadata (table_name, column_name, diminfo, srid) VALUES ('PORTS', 'LOCATION', SDO_DIM_ARRAY(SDO_DIM_ELEMENT('X', -180, 180, 0.05), SDO_DIM_ELEMENT('Y', -90, 90, 0.05)), 4326);
+INSERT INTO user_sdo_geom_metadata (table_name, column_name, diminfo, srid) VALUES ('VESSEL_POSITIONS', 'POSITION', SDO_DIM_ARRAY(SDO_DIM_ELEMENT('X', -180, 180, 0.05), SDO_DIM_ELEMENT('Y', -90, 90, 0.05)), 4326);
+CREATE INDEX supplychain.ports_location_sx ON supplychain.ports (location) INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 PARAMETERS ('layer_gtype=POINT');
+CREATE INDEX supplychain.vessel_positions_position_sx ON supplychain.vessel_positions (position) INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 PARAMETERS ('layer_gtype=POINT');

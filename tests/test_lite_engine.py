@@ -94,6 +94,10 @@ SCHEMA_DDL = [
          DISTANCE COSINE WITH TARGET ACCURACY 90""",
     "CREATE TABLE unindexed_notes (note_id NUMBER PRIMARY KEY, content VARCHAR2(400))",
 ]
+# SDO_WITHIN_DISTANCE needs a spatial index on its column (ORA-13226 otherwise), created once the rows are in:
+# without a USER_SDO_GEOM_METADATA row, Oracle 23ai builds the index only over a table that has geometries.
+SPATIAL_INDEX = ("CREATE INDEX supplychain.vessels_position_sx ON supplychain.vessels (position) "
+                 "INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 PARAMETERS ('layer_gtype=POINT')")
 INSERT_CARRIER = ("INSERT INTO supplychain.carriers (scac, name, founded, profile, notes) "
                   "VALUES (:scac, :name, :founded, :profile, :notes)")
 INSERT_VESSEL = (
@@ -135,6 +139,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> LiteConnection:
     cur.executemany(INSERT_VESSEL, [vessel_binds(v) for v in VESSELS])
     cur.executemany(INSERT_NOTE, [{"id": n[0], "content": n[1], "metadata": n[2], "emb": [float(n[0]), 1.0, 0.0]}
                                   for n in NOTES])
+    cur.execute(SPATIAL_INDEX)
     conn.register_mining_model("TEST_EMBEDDER", str(home / "model.onnx"), comments="test model")
     conn.commit()
     yield conn
@@ -275,7 +280,8 @@ def _check_user_indexes(rows: list[tuple], cols: list[str]) -> None:
 
 
 def _check_all_indexes(rows: list[tuple], cols: list[str]) -> None:
-    assert rows == [("VESSELS_CARRIER_IX", "NORMAL", "VESSELS"), ("VESSELS_EMBEDDING_VX", "VECTOR", "VESSELS")]
+    assert rows == [("VESSELS_CARRIER_IX", "NORMAL", "VESSELS"), ("VESSELS_EMBEDDING_VX", "VECTOR", "VESSELS"),
+                    ("VESSELS_POSITION_SX", "DOMAIN", "VESSELS")]
 
 
 def _check_columns(rows: list[tuple], cols: list[str]) -> None:

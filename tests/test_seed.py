@@ -73,6 +73,12 @@ def _value(node: exp.Expression):
         return date.fromisoformat(node.this.this)
     if isinstance(node, exp.StrToTime):
         return datetime.fromisoformat(node.this.this)
+    if isinstance(node, exp.Anonymous) and node.name.upper() == "SDO_DIM_ARRAY":
+        dims = []
+        for element in node.expressions:
+            assert isinstance(element, exp.Anonymous) and element.name.upper() == "SDO_DIM_ELEMENT"
+            dims.append(tuple(_value(v) for v in element.expressions))
+        return dims
     if isinstance(node, exp.Anonymous) and node.name.upper() == "SDO_GEOMETRY":
         gtype, srid, point, elem_info, ordinates = (node.expressions + [None] * 5)[:5]
         assert isinstance(point, exp.Anonymous) and point.name.upper() == "SDO_POINT_TYPE"
@@ -91,16 +97,35 @@ class SeedContent:
         self.rows: dict[str, list[dict]] = {}
         self.table_comments: dict[str, str] = {}
         self.column_comments: dict[tuple[str, str], str] = {}
-        for stmt in self.statements:
+        self.geom_metadata: list[dict] = []       # INSERT INTO user_sdo_geom_metadata rows
+        self.metadata_deletes: list[exp.Delete] = []
+        self.spatial_indexes: dict[tuple[str, str], str] = {}  # (table, column) -> CREATE INDEX text
+        self.position: dict[str, int] = {}         # first words of a statement -> its index (for ordering)
+        for number, stmt in enumerate(self.statements):
             tree = sqlglot.parse_one(stmt, read=DIALECT)
             if isinstance(tree, exp.Create) and tree.kind == "TABLE":
                 self.tables[tree.this.this.name.lower()] = tree.this
+            elif isinstance(tree, exp.Insert) and tree.this.this.name.lower() == "user_sdo_geom_metadata":
+                columns = [c.name.lower() for c in tree.this.expressions]
+                (tup,) = tree.expression.expressions
+                self.geom_metadata.append(dict(zip(columns, (_value(v) for v in tup.expressions), strict=True)))
+                self.position[f"metadata {self.geom_metadata[-1]['table_name']}"] = number
             elif isinstance(tree, exp.Insert):
                 table = tree.this.this.name.lower()
                 columns = [c.name.lower() for c in tree.this.expressions]
                 for tup in tree.expression.expressions:
                     self.rows.setdefault(table, []).append(
                         dict(zip(columns, (_value(v) for v in tup.expressions), strict=True)))
+                self.position[f"last insert {table}"] = number
+            elif isinstance(tree, exp.Delete):
+                self.metadata_deletes.append(tree)
+                self.position["metadata delete"] = number
+            elif isinstance(tree, exp.Create) and tree.kind == "INDEX" and "INDEXTYPE" in stmt.upper():
+                index = tree.this
+                table = index.args["table"].name.lower()
+                (column,) = [c.name.lower() for c in index.args["params"].args["columns"]]
+                self.spatial_indexes[(table, column)] = stmt
+                self.position[f"spatial index {table}"] = number
             elif isinstance(tree, exp.Comment):
                 text_ = tree.expression.this
                 target = tree.this
@@ -167,7 +192,8 @@ def test_seed_file_is_plain_sql_statements(seed: SeedContent) -> None:
     text = SEED_SQL.read_text(encoding="utf-8")
     assert not re.search(r"(?im)^\s*/\s*$", text), "no SQL*Plus '/' terminator lines"
     assert not re.search(r"(?im)^\s*(BEGIN|DECLARE|SET |SPOOL|PROMPT|@)", text), "no PL/SQL or SQL*Plus commands"
-    assert all(s.split()[0].upper() in ("DROP", "CREATE", "COMMENT", "INSERT") for s in seed.statements)
+    assert all(s.split()[0].upper() in ("DROP", "CREATE", "COMMENT", "INSERT", "DELETE") for s in seed.statements)
+    assert all(s.startswith("DELETE FROM user_sdo_geom_metadata ") for s in seed.statements if s.startswith("DELETE"))
     assert all(re.match(r"(?i)(DROP TABLE IF EXISTS|CREATE TABLE|CREATE INDEX) supplychain\.", s)
                for s in seed.statements if s.upper().startswith(("DROP", "CREATE")))
 
@@ -238,6 +264,37 @@ def test_ports_unlocode_coordinates_and_geometry(seed: SeedContent) -> None:
     by_code = {p["unlocode"]: p for p in ports}
     for code, (lat, lon) in known.items():
         assert _haversine_km(lat, lon, by_code[code]["latitude"], by_code[code]["longitude"]) < 25
+
+
+def test_every_geometry_column_has_metadata_and_a_spatial_index(seed: SeedContent) -> None:
+    """SDO_WITHIN_DISTANCE needs a spatial index (ORA-13226), the index a USER_SDO_GEOM_METADATA row."""
+    geometry_columns = {(t, c) for t in seed.tables for c, typ in seed.columns(t).items() if typ == "SDO_GEOMETRY"}
+    assert geometry_columns == {("ports", "location"), ("vessel_positions", "position")}
+    # Metadata: one row per geometry column, names upper-case (as Oracle stores and looks them up), the rows'
+    # SRID, and X/Y bounds that hold every point of the column.
+    assert sorted((m["table_name"], m["column_name"]) for m in seed.geom_metadata) == sorted(
+        (t.upper(), c.upper()) for t, c in geometry_columns)
+    for meta in seed.geom_metadata:
+        table, column = meta["table_name"].lower(), meta["column_name"].lower()
+        points = [r[column] for r in seed.rows[table] if r[column] is not None]
+        assert points and {g["srid"] for g in points} == {meta["srid"]} == {4326}
+        (x_name, x_lo, x_hi, x_tol), (y_name, y_lo, y_hi, y_tol) = meta["diminfo"]
+        assert (x_name, y_name) == ("X", "Y") and 0 < x_tol == y_tol <= 0.05
+        assert all(x_lo <= g["x"] <= x_hi and y_lo <= g["y"] <= y_hi for g in points)
+        assert (x_lo, x_hi, y_lo, y_hi) == (-180, 180, -90, 90)
+    # The DELETE that makes a re-run idempotent names exactly those tables and comes before the INSERTs.
+    (delete,) = seed.metadata_deletes
+    assert delete.this.name.lower() == "user_sdo_geom_metadata"
+    assert {lit.this for lit in delete.args["where"].this.expressions} == {m["table_name"] for m in seed.geom_metadata}
+    # Each index: MDSYS.SPATIAL_INDEX_V2 for points, created after its table is filled and its metadata inserted.
+    assert set(seed.spatial_indexes) == geometry_columns
+    for (table, column), stmt in seed.spatial_indexes.items():
+        assert re.fullmatch(rf"CREATE INDEX supplychain\.{table}_{column}_sx ON supplychain\.{table} \({column}\) "
+                            r"INDEXTYPE IS MDSYS\.SPATIAL_INDEX_V2 PARAMETERS \('layer_gtype=POINT'\)", stmt), stmt
+        assert all(r[column] is None or r[column]["gtype"] == 2001 for r in seed.rows[table])  # layer_gtype=POINT
+        at = seed.position[f"spatial index {table}"]
+        assert seed.position["metadata delete"] < seed.position[f"metadata {table.upper()}"] < at
+        assert seed.position[f"last insert {table}"] < at
 
 
 def test_imo_numbers_have_valid_check_digits(seed: SeedContent) -> None:
@@ -447,8 +504,11 @@ def test_created_tables_lists_create_table_targets() -> None:
 
 
 def test_seed_file_statement_count_matches_split(seed: SeedContent) -> None:
-    expected = 7 + 7 + len(seed.table_comments) + len(seed.column_comments) + 7 + sum(EXPECTED_COUNTS.values())
-    assert len(seed.statements) == expected  # drops, creates, comments, indexes, one INSERT per row
+    expected = (7 + 7 + len(seed.table_comments) + len(seed.column_comments) + 7 + sum(EXPECTED_COUNTS.values())
+                + 1 + 2 + 2)
+    # drops, creates, comments, indexes, one INSERT per row; then the metadata DELETE, 2 metadata INSERTs
+    # and 2 spatial indexes
+    assert len(seed.statements) == expected
 
 
 # --------------------------------------------------------------------------- #
@@ -539,13 +599,99 @@ def test_lite_row_counts_and_foreign_keys_via_sql(seeded_home: Path, seed: SeedC
     conn.close()
 
 
+SPATIAL_INDEXES = [("PORTS_LOCATION_SX", "DOMAIN", "MDSYS", "SPATIAL_INDEX_V2", "layer_gtype=POINT", "PORTS"),
+                   ("VESSEL_POSITIONS_POSITION_SX", "DOMAIN", "MDSYS", "SPATIAL_INDEX_V2", "layer_gtype=POINT",
+                    "VESSEL_POSITIONS")]
+SPATIAL_INDEX_SQL = ("SELECT index_name, index_type, ityp_owner, ityp_name, parameters, table_name FROM {view} "
+                     "WHERE index_type = 'DOMAIN' {where}ORDER BY index_name")
+METADATA_SQL = "SELECT table_name, column_name, srid FROM user_sdo_geom_metadata ORDER BY table_name"
+
+
+def _spatial_state(conn) -> tuple[list[tuple], list[tuple]]:
+    """(SUPPLYCHAIN's spatial indexes from ALL_INDEXES, the connected user's geometry metadata rows)."""
+    cur = conn.cursor()
+    cur.execute(SPATIAL_INDEX_SQL.format(view="all_indexes", where="AND owner = 'SUPPLYCHAIN' "))
+    indexes = cur.fetchall()
+    cur.execute(METADATA_SQL)
+    return indexes, cur.fetchall()
+
+
 def test_second_run_leaves_identical_data(seeded_home: Path, seeded_template) -> None:
     _template, _report, first_dump = seeded_template
     conn = _connect(seeded_home)
+    assert _spatial_state(conn) == (SPATIAL_INDEXES, [("PORTS", "LOCATION", 4326),
+                                                      ("VESSEL_POSITIONS", "POSITION", 4326)])
     report = run_seed(conn, backend="lite")
     assert report.row_counts == EXPECTED_COUNTS
     assert _dump(conn) == first_dump
+    # The metadata DELETE made the re-run possible (no ORA-13223) and left one row per column; the
+    # dropped tables took their old spatial indexes with them (no ORA-00955).
+    assert _spatial_state(conn) == (SPATIAL_INDEXES, [("PORTS", "LOCATION", 4326),
+                                                      ("VESSEL_POSITIONS", "POSITION", 4326)])
     conn.close()
+
+
+def test_part1_spatial_query_runs_on_the_seed(seeded_home: Path, seed: SeedContent) -> None:
+    """Part 1's "vessels within 1500 km of Singapore", answered from the seed rows with a haversine here."""
+    singapore = (1.26, 103.82)  # latitude, longitude
+    vessels = _by_id(seed.rows["vessels"], "vessel_id")
+    distance = {p["position_id"]: _haversine_km(*singapore, p["latitude"], p["longitude"])
+                for p in seed.rows["vessel_positions"]}
+    assert all(abs(km - 1500) > 1500 * 0.006 for km in distance.values()), "a position sits on the boundary"
+    near = sorted((km, pid) for pid, km in distance.items() if km <= 1500)
+    assert near, "the seed has ships near Singapore"
+    by_position = _by_id(seed.rows["vessel_positions"], "position_id")
+    conn = _connect(seeded_home)
+    cur = conn.cursor()
+    cur.execute("""SELECT v.vessel_name,
+                          ROUND(SDO_GEOM.SDO_DISTANCE(
+                                  vp.position,
+                                  SDO_GEOMETRY(2001, 4326, SDO_POINT_TYPE(103.82, 1.26, NULL), NULL, NULL),
+                                  0.005, 'unit=KM')) AS km_from_singapore
+                   FROM supplychain.vessel_positions vp
+                   JOIN supplychain.vessels v ON v.vessel_id = vp.vessel_id
+                   WHERE SDO_WITHIN_DISTANCE(
+                           vp.position,
+                           SDO_GEOMETRY(2001, 4326, SDO_POINT_TYPE(103.82, 1.26, NULL), NULL, NULL),
+                           'distance=1500 unit=KM') = 'TRUE'
+                   ORDER BY km_from_singapore""")
+    assert cur.fetchall() == [(vessels[by_position[pid]["vessel_id"]]["vessel_name"], round(km)) for km, pid in near]
+    conn.close()
+
+
+def _ports_only_seed(tmp_path: Path) -> Path:
+    """The seed's own statements for PORTS alone: table, comments, rows, geometry metadata, spatial index."""
+    statements = [s for s in split_statements(SEED_SQL.read_text(encoding="utf-8"))
+                  if re.match(r"(DROP TABLE IF EXISTS|CREATE TABLE|COMMENT ON \w+|INSERT INTO|CREATE INDEX \S+ ON) "
+                              r"supplychain\.ports\b", s) or s.startswith("DELETE FROM user_sdo_geom_metadata")
+                  or s.startswith("INSERT INTO user_sdo_geom_metadata") and "'PORTS'" in s]
+    path = tmp_path / "ports.sql"
+    path.write_text(";\n".join(statements) + ";\n", encoding="utf-8")
+    return path
+
+
+def test_seed_as_supplychain_owns_the_metadata_and_reruns(home: Path, tmp_path: Path) -> None:
+    """Run as SUPPLYCHAIN, as on Oracle: the metadata rows are SUPPLYCHAIN's, and a second run is clean."""
+    path = _ports_only_seed(tmp_path)
+    owner = lite_connect(home, "SUPPLYCHAIN")
+    for _run in range(2):
+        assert run_seed(owner, path, backend="lite").row_counts == {"ports": 25}
+        cur = owner.cursor()
+        cur.execute(METADATA_SQL)
+        assert cur.fetchall() == [("PORTS", "LOCATION", 4326)]
+        cur.execute(SPATIAL_INDEX_SQL.format(view="user_indexes", where=""))
+        assert cur.fetchall() == SPATIAL_INDEXES[:1]
+    owner.close()
+    agent = _connect(home)
+    cur = agent.cursor()
+    cur.execute("SELECT owner, table_name, column_name FROM all_sdo_geom_metadata")
+    assert cur.fetchall() == [("SUPPLYCHAIN", "PORTS", "LOCATION")]
+    cur.execute(METADATA_SQL)
+    assert cur.fetchall() == []  # USER_SDO_GEOM_METADATA is per user
+    cur.execute("SELECT p.unlocode FROM supplychain.ports p WHERE SDO_WITHIN_DISTANCE(p.location, SDO_GEOMETRY(2001, "
+                "4326, SDO_POINT_TYPE(103.82, 1.26, NULL), NULL, NULL), 'distance=50 unit=KM') = 'TRUE'")
+    assert ("SGSIN",) in cur.fetchall()
+    agent.close()
 
 
 def test_seed_repairs_a_half_created_schema(seeded_home: Path, seeded_template) -> None:

@@ -1,9 +1,12 @@
 """The lite data dictionary: what Oracle's ALL_*/USER_* views show, kept in SQLite.
 
-Column types, comments, indexes and mining models are recorded in a catalog
-database attached as ``LITECAT``; per-connection TEMP views expose them under
-Oracle's names and column names (``ALL_TAB_COMMENTS.COMMENTS``,
-``USER_MINING_MODELS.MINING_FUNCTION``, ...), upper-case identifiers throughout.
+Column types, comments, indexes, mining models and spatial geometry metadata
+are recorded in a catalog database attached as ``LITECAT``; per-connection TEMP
+views expose them under Oracle's names and column names
+(``ALL_TAB_COMMENTS.COMMENTS``, ``USER_MINING_MODELS.MINING_FUNCTION``, ...),
+upper-case identifiers throughout. ``USER_SDO_GEOM_METADATA`` is the one view
+learners write to, as in Oracle: INSTEAD OF triggers turn its INSERT, UPDATE
+and DELETE into changes of the current user's rows of the catalog table.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 
 CATALOG_SCHEMA = "LITECAT"
+SDO_METADATA_TABLE = "SDO_GEOM_METADATA_TABLE"
 
 CATALOG_DDL = [
     """CREATE TABLE IF NOT EXISTS LITECAT.TABLES (
@@ -39,6 +43,10 @@ CATALOG_DDL = [
         OWNER TEXT NOT NULL, MODEL_NAME TEXT NOT NULL, MINING_FUNCTION TEXT NOT NULL,
         ALGORITHM TEXT NOT NULL, PATH TEXT NOT NULL, CREATION_DATE TEXT, MODEL_SIZE INTEGER,
         COMMENTS TEXT, PRIMARY KEY (OWNER, MODEL_NAME))""",
+    # Oracle keeps USER_SDO_GEOM_METADATA rows in MDSYS.SDO_GEOM_METADATA_TABLE, one set per owner.
+    f"""CREATE TABLE IF NOT EXISTS LITECAT.{SDO_METADATA_TABLE} (
+        OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, COLUMN_NAME TEXT NOT NULL, DIMINFO TEXT,
+        SRID INTEGER, PRIMARY KEY (OWNER, TABLE_NAME, COLUMN_NAME))""",
 ]
 
 # Oracle dictionary views lite provides, with Oracle's column names.
@@ -84,13 +92,65 @@ def dictionary_views(user: str) -> dict[str, str]:
                         f"FROM LITECAT.INDEXES WHERE OWNER = '{u}'",
         "ALL_INDEXES": "SELECT OWNER, INDEX_NAME, INDEX_TYPE, TABLE_OWNER, TABLE_NAME, UNIQUENESS, "
                        "ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS FROM LITECAT.INDEXES",
+        "USER_SDO_GEOM_METADATA": "SELECT TABLE_NAME, COLUMN_NAME, DIMINFO, SRID "
+                                  f"FROM LITECAT.{SDO_METADATA_TABLE} WHERE OWNER = '{u}'",
+        "ALL_SDO_GEOM_METADATA": "SELECT OWNER, TABLE_NAME, COLUMN_NAME, DIMINFO, SRID "
+                                 f"FROM LITECAT.{SDO_METADATA_TABLE}",
     }
+
+
+def _metadata_key(owner: str, new: bool = True) -> str:
+    row = "NEW" if new else "OLD"
+    table = f"UPPER({row}.TABLE_NAME)" if new else f"{row}.TABLE_NAME"
+    column = f"UPPER({row}.COLUMN_NAME)" if new else f"{row}.COLUMN_NAME"
+    return f"OWNER = '{owner}' AND TABLE_NAME = {table} AND COLUMN_NAME = {column}"
+
+
+def view_triggers(user: str) -> dict[str, str]:
+    """TEMP trigger name -> CREATE statement making the geometry metadata views behave as Oracle's.
+
+    Writes to ``USER_SDO_GEOM_METADATA`` change the current user's rows, with
+    table and column names upper-cased as Oracle stores them; a second row for
+    the same column is ``ORA-13223`` and a DIMINFO that is not an
+    ``SDO_DIM_ARRAY`` ``ORA-00932``. ``ALL_SDO_GEOM_METADATA`` is read-only
+    (``ORA-01031``). SQLite allows no schema name on a trigger's INSERT, UPDATE
+    or DELETE target, so those name the catalog table unqualified.
+    """
+    u = user.replace("'", "''")
+    duplicate = ("SELECT ora_raise_error(13223, 'duplicate entry for ' || UPPER(NEW.TABLE_NAME) || '.' "
+                 "|| UPPER(NEW.COLUMN_NAME) || ' in SDO_GEOM_METADATA') "
+                 f"WHERE EXISTS (SELECT 1 FROM LITECAT.{SDO_METADATA_TABLE} WHERE {_metadata_key(u)})")
+    view = "USER_SDO_GEOM_METADATA"
+    triggers = {
+        f"{view}__INSERT": (
+            f'CREATE TEMP TRIGGER "{view}__INSERT" INSTEAD OF INSERT ON "{view}" BEGIN '
+            "SELECT ora_sdo_check_diminfo(NEW.DIMINFO); "
+            f"{duplicate}; "
+            f"INSERT INTO {SDO_METADATA_TABLE} (OWNER, TABLE_NAME, COLUMN_NAME, DIMINFO, SRID) "
+            f"VALUES ('{u}', UPPER(NEW.TABLE_NAME), UPPER(NEW.COLUMN_NAME), NEW.DIMINFO, NEW.SRID); END"),
+        f"{view}__UPDATE": (
+            f'CREATE TEMP TRIGGER "{view}__UPDATE" INSTEAD OF UPDATE ON "{view}" BEGIN '
+            "SELECT ora_sdo_check_diminfo(NEW.DIMINFO); "
+            f"{duplicate} AND (UPPER(NEW.TABLE_NAME) IS NOT OLD.TABLE_NAME "
+            "OR UPPER(NEW.COLUMN_NAME) IS NOT OLD.COLUMN_NAME); "
+            f"UPDATE {SDO_METADATA_TABLE} SET TABLE_NAME = UPPER(NEW.TABLE_NAME), "
+            "COLUMN_NAME = UPPER(NEW.COLUMN_NAME), DIMINFO = NEW.DIMINFO, SRID = NEW.SRID "
+            f"WHERE {_metadata_key(u, new=False)}; END"),
+        f"{view}__DELETE": (
+            f'CREATE TEMP TRIGGER "{view}__DELETE" INSTEAD OF DELETE ON "{view}" BEGIN '
+            f"DELETE FROM {SDO_METADATA_TABLE} WHERE {_metadata_key(u, new=False)}; END"),
+    }
+    for action in ("INSERT", "UPDATE", "DELETE"):
+        triggers[f"ALL_SDO_GEOM_METADATA__{action}"] = (
+            f'CREATE TEMP TRIGGER "ALL_SDO_GEOM_METADATA__{action}" INSTEAD OF {action} '
+            "ON \"ALL_SDO_GEOM_METADATA\" BEGIN SELECT ora_raise_error(1031, 'insufficient privileges'); END")
+    return triggers
 
 
 #: Oracle's types of each dictionary view's columns (for value conversion).
 DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "NUM_ROWS": "NUMBER", "DATA_LENGTH": "NUMBER",
                     "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
-                    "MODEL_SIZE": "NUMBER"}
+                    "MODEL_SIZE": "NUMBER", "SRID": "NUMBER"}
 
 # Oracle type name -> (type class used for value conversion, SQLite declared type)
 _TYPE_MAP = {
@@ -118,6 +178,20 @@ class ColumnType:
     scale: int | None = None
     vector_dim: int | None = None
     vector_format: str | None = None   # FLOAT32 / FLOAT64 (None: any, written VECTOR or VECTOR(n, *))
+    spatial_index: str | None = None   # name of the MDSYS spatial index on this column, if any
+
+
+# The geometry metadata views' columns, for DML through them (Oracle: MDSYS views over SDO_GEOM_METADATA_TABLE).
+_METADATA_VIEW_COLUMNS = {
+    "TABLE_NAME": ColumnType("VARCHAR2", "VARCHAR2", "TEXT", 32),
+    "COLUMN_NAME": ColumnType("VARCHAR2", "VARCHAR2", "TEXT", 1024),
+    "DIMINFO": ColumnType("SDO_DIM_ARRAY", "SDO_DIM_ARRAY", "TEXT"),
+    "SRID": ColumnType("NUMBER", "NUMBER", "INTEGER", 22),
+}
+VIEW_COLUMNS = {
+    "USER_SDO_GEOM_METADATA": _METADATA_VIEW_COLUMNS,
+    "ALL_SDO_GEOM_METADATA": {"OWNER": ColumnType("VARCHAR2", "VARCHAR2", "TEXT", 32), **_METADATA_VIEW_COLUMNS},
+}
 
 
 _TYPE_RE = re.compile(r"^\s*([A-Z][A-Z_0-9 ]*?)\s*(?:\((.*)\))?\s*(?:WITH .*)?$", re.S)
@@ -174,23 +248,42 @@ def ensure_catalog(con: sqlite3.Connection) -> None:
 
 
 def install_views(con: sqlite3.Connection, user: str) -> None:
-    """(Re)create the per-connection TEMP dictionary views for ``user``."""
+    """(Re)create the per-connection TEMP dictionary views for ``user`` (and the triggers of the writable ones)."""
     for name, body in dictionary_views(user).items():
-        con.execute(f'DROP VIEW IF EXISTS temp."{name}"')
+        con.execute(f'DROP VIEW IF EXISTS temp."{name}"')  # drops its triggers too
         con.execute(f'CREATE TEMP VIEW "{name}" AS {body}')
+    for create in view_triggers(user).values():
+        con.execute(create)
 
 
 def column_types(con: sqlite3.Connection, owner: str, table: str) -> dict[str, ColumnType]:
-    """Column name -> ColumnType for one table, in column order (empty when unknown)."""
+    """Column name -> ColumnType for one table, in column order (empty when unknown).
+
+    The geometry metadata views are listed too (under any owner: a qualified
+    name such as ``SUPPLYCHAIN.USER_SDO_GEOM_METADATA`` still fails in SQLite
+    with ORA-00942), so INSERT, UPDATE and DELETE can address them.
+    """
+    if table in VIEW_COLUMNS:
+        return dict(VIEW_COLUMNS[table])
     rows = con.execute(
-        "SELECT COLUMN_NAME, DATA_TYPE, TYPE_CLASS, DATA_LENGTH, DATA_PRECISION, DATA_SCALE, VECTOR_DIM, "
-        "VECTOR_FORMAT "
-        "FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ? ORDER BY COLUMN_ID",
+        "SELECT c.COLUMN_NAME, c.DATA_TYPE, c.TYPE_CLASS, c.DATA_LENGTH, c.DATA_PRECISION, c.DATA_SCALE, "
+        "c.VECTOR_DIM, c.VECTOR_FORMAT, (SELECT MIN(i.INDEX_NAME) FROM LITECAT.INDEXES i "
+        "WHERE i.TABLE_OWNER = c.OWNER AND i.TABLE_NAME = c.TABLE_NAME AND i.COLUMN_NAMES = c.COLUMN_NAME "
+        "AND i.INDEX_TYPE = 'DOMAIN' AND i.ITYP_OWNER = 'MDSYS') "
+        "FROM LITECAT.COLUMNS c WHERE c.OWNER = ? AND c.TABLE_NAME = ? ORDER BY c.COLUMN_ID",
         (owner, table),
     ).fetchall()
     return {
-        r[0]: ColumnType(r[1], r[2], "", r[3], r[4], r[5], r[6], r[7]) for r in rows
+        r[0]: ColumnType(r[1], r[2], "", r[3], r[4], r[5], r[6], r[7], r[8]) for r in rows
     }
+
+
+def geometry_metadata(con: sqlite3.Connection, owner: str, table: str,
+                      column: str) -> tuple[str | None, int | None] | None:
+    """(DIMINFO, SRID) of ``owner``'s USER_SDO_GEOM_METADATA row for ``table.column``, or None without one."""
+    row = con.execute(f"SELECT DIMINFO, SRID FROM LITECAT.{SDO_METADATA_TABLE} "
+                      "WHERE OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?", (owner, table, column)).fetchone()
+    return None if row is None else (row[0], row[1])
 
 
 def table_exists(con: sqlite3.Connection, owner: str, table: str) -> bool:

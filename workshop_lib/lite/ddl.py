@@ -1,4 +1,4 @@
-"""Oracle DDL on the lite backend: tables, comments, indexes (including Oracle Text and vector).
+"""Oracle DDL on the lite backend: tables, comments, indexes (including Oracle Text, spatial and vector).
 
 Each statement is read with the workshop's Oracle dialect (CREATE INDEX with
 INDEXTYPE/ORGANIZATION clauses, which sqlglot only keeps as raw text, with a
@@ -33,6 +33,13 @@ CREATE_INDEX_RE = re.compile(
 _CONTEXT_RE = re.compile(
     r"^INDEXTYPE\s+IS\s+CTXSYS\s*\.\s*(?P<itype>CONTEXT|CTXCAT|CTXRULE)"
     r"(?:\s+PARAMETERS\s*\(\s*'(?P<params>(?:[^']|'')*)'\s*\))?(?:\s+PARALLEL\s+\d+)?$", re.I | re.S)
+_SPATIAL_RE = re.compile(
+    r"^INDEXTYPE\s+IS\s+MDSYS\s*\.\s*(?P<itype>SPATIAL_INDEX_V2|SPATIAL_INDEX)\b"
+    r"(?:\s+PARAMETERS\s*\(\s*'(?P<params>(?:[^']|'')*)'\s*\))?(?:\s+NOPARALLEL|\s+PARALLEL(?:\s+\d+)?)?$",
+    re.I | re.S)
+# Geometry types a spatial index's layer_gtype parameter may name (Oracle Spatial, CREATE INDEX).
+_LAYER_GTYPES = {"POINT", "LINE", "CURVE", "POLYGON", "SURFACE", "COLLECTION", "MULTIPOINT", "MULTILINE",
+                 "MULTICURVE", "MULTIPOLYGON", "MULTISURFACE", "SOLID", "MULTISOLID"}
 _VECTOR_RE = re.compile(
     r"^ORGANIZATION\s+(?P<org>INMEMORY\s+NEIGHBOR\s+GRAPH|NEIGHBOR\s+PARTITIONS)"
     r"(?:\s+DISTANCE\s+(?P<metric>COSINE|EUCLIDEAN|EUCLIDEAN_SQUARED|DOT|MANHATTAN|HAMMING|JACCARD))?"
@@ -384,11 +391,18 @@ def _create_index(conn: "LiteConnection", sql: str) -> DdlResult:
             raise LiteDatabaseError(51961, "vector index must be created on a single VECTOR column")
         index_type = "VECTOR"
         params = rest or None
+    elif rest.upper().startswith("INDEXTYPE") and _SPATIAL_RE.match(rest):
+        smatch = _SPATIAL_RE.match(rest)
+        assert smatch is not None
+        params = smatch.group("params")
+        _check_spatial_index(conn, t_owner, table, col_names, known, params)
+        index_type, ityp_owner, ityp_name = "DOMAIN", "MDSYS", smatch.group("itype").upper()
     elif rest.upper().startswith("INDEXTYPE"):
         cmatch = _CONTEXT_RE.match(rest)
         if cmatch is None:
             raise LiteNotSupportedError(f"index clause: {rest[:80]}",
-                                        "use INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('SYNC (ON COMMIT)')]")
+                                        "use INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('SYNC (ON COMMIT)')] or "
+                                        "INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 [PARAMETERS ('layer_gtype=POINT')]")
         if cmatch.group("itype").upper() != "CONTEXT":
             raise LiteNotSupportedError(f"CTXSYS.{cmatch.group('itype').upper()} indexes", "use CTXSYS.CONTEXT")
         if len(col_names) != 1 or known[col_names[0]].type_class not in ("VARCHAR2", "CHAR", "CLOB"):
@@ -410,3 +424,52 @@ def _create_index(conn: "LiteConnection", sql: str) -> DdlResult:
         (owner, name, t_owner, table, ",".join(col_names), index_type,
          "UNIQUE" if variety == "UNIQUE" else "NONUNIQUE", ityp_owner, ityp_name, params))
     return DdlResult("CREATE INDEX", t_owner, table)
+
+
+def _index_create_error(cause: str, hint: str) -> LiteDatabaseError:
+    return LiteDatabaseError(29855, f"error occurred in the execution of ODCIINDEXCREATE routine\n{cause}", hint)
+
+
+def _check_spatial_index(conn: "LiteConnection", owner: str, table: str, col_names: list[str],
+                         known: dict[str, catalog.ColumnType], params: str | None) -> None:
+    """Refuse a spatial index Oracle would refuse (wrong column, no metadata to build from, bad parameters)."""
+    con = conn._con
+    if len(col_names) != 1:
+        raise LiteDatabaseError(29851, "cannot build a domain index on more than one column",
+                                "a spatial index goes on one SDO_GEOMETRY column")
+    column = col_names[0]
+    ctype = known[column]
+    if ctype.type_class != "SDO_GEOMETRY":
+        raise _index_create_error(
+            "ORA-13228: spatial index create failed due to invalid type",
+            f"{owner}.{table}.{column} is {ctype.data_type}; a spatial index goes on an SDO_GEOMETRY column")
+    if ctype.spatial_index:
+        raise LiteDatabaseError(29879, "cannot create multiple domain indexes on a column list using same indextype",
+                                f"{owner}.{table}.{column} already has the spatial index {ctype.spatial_index}")
+    options = {}
+    for part in (params or "").replace(",", " ").split():
+        key, _, value = part.partition("=")
+        options[key.strip().lower()] = value.strip().upper()
+    gtype = options.get("layer_gtype")
+    if gtype is not None and gtype not in _LAYER_GTYPES:
+        raise _index_create_error("ORA-13376: invalid type name specified for layer_gtype parameter",
+                                  "use layer_gtype=POINT for point data (or LINE, POLYGON, MULTIPOINT, ...)")
+    db = _db(conn, owner)
+    srids = {row[0] for row in con.execute(
+        f'SELECT DISTINCT json_extract("{column}", \'$.srid\') FROM "{db}"."{table}" WHERE "{column}" IS NOT NULL')}
+    metadata = catalog.geometry_metadata(con, owner, table, column)
+    if metadata is None:
+        # Oracle 23ai creates missing metadata from the data; with no geometry there is nothing to create it from.
+        if not srids:
+            raise _index_create_error(
+                "ORA-13203: failed to read USER_SDO_GEOM_METADATA view",
+                f"as {owner}, INSERT INTO user_sdo_geom_metadata (table_name, column_name, diminfo, srid) "
+                f"VALUES ('{table}', '{column}', SDO_DIM_ARRAY(SDO_DIM_ELEMENT('X', -180, 180, 0.05), "
+                "SDO_DIM_ELEMENT('Y', -90, 90, 0.05)), 4326) before creating the index")
+        return
+    srid = metadata[1]
+    if srids - {srid}:
+        raise _index_create_error(
+            "ORA-13365: layer SRID does not match geometry SRID",
+            f"USER_SDO_GEOM_METADATA says SRID {srid} for {table}.{column}; the rows use "
+            + ", ".join(str(s) for s in sorted(srids, key=str)))

@@ -662,6 +662,69 @@ def sdo_attribute(geometry: Any, path: str) -> float | int | None:
     return point["XYZ".index(path[-1])]
 
 
+_DIM_KEYS = ("SDO_DIMNAME", "SDO_LB", "SDO_UB", "SDO_TOLERANCE")
+_MAX_DIMENSIONS = 4  # CREATE TYPE SDO_DIM_ARRAY AS VARRAY(4) OF SDO_DIM_ELEMENT
+
+
+def _number_attribute(value: Any) -> int | float | None:
+    if value is None or isinstance(value, (int, float)):
+        return value
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        raise ValueError(f"ORA-01722: invalid number: {value!r}") from None
+    return int(number) if number.is_integer() else number
+
+
+def sdo_dim_element(*args: Any) -> str:
+    """SDO_DIM_ELEMENT(dimname, lower bound, upper bound, tolerance) as JSON text (an object of those four)."""
+    if len(args) != len(_DIM_KEYS):
+        raise ValueError("ORA-02315: incorrect number of arguments for default constructor "
+                         "(SDO_DIM_ELEMENT takes name, lower bound, upper bound, tolerance)")
+    name = None if args[0] is None else str(args[0])
+    return json.dumps(dict(zip(_DIM_KEYS, [name, *(_number_attribute(a) for a in args[1:])])))
+
+
+def _dim_element(text: Any) -> dict | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, dict) or tuple(value) != _DIM_KEYS:
+        raise ValueError("ORA-00932: inconsistent datatypes: expected MDSYS.SDO_DIM_ELEMENT got CHAR")
+    return value
+
+
+def sdo_dim_array(*elements: Any) -> str:
+    """SDO_DIM_ARRAY(SDO_DIM_ELEMENT(...), ...) as JSON text: a list of up to four dimension objects."""
+    if len(elements) > _MAX_DIMENSIONS:
+        raise ValueError(f"ORA-22909: exceeded maximum VARRAY limit (SDO_DIM_ARRAY holds at most "
+                         f"{_MAX_DIMENSIONS} dimensions, got {len(elements)})")
+    return json.dumps([_dim_element(e) for e in elements])
+
+
+def check_diminfo(value: Any) -> None:
+    """Raise ORA-00932 unless ``value`` is NULL or what SDO_DIM_ARRAY(...) produces (USER_SDO_GEOM_METADATA.DIMINFO)."""
+    if value is None:
+        return None
+    try:
+        items = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        items = None
+    if not isinstance(items, list) or len(items) > _MAX_DIMENSIONS or not all(
+            item is None or (isinstance(item, dict) and tuple(item) == _DIM_KEYS) for item in items):
+        raise ValueError("ORA-00932: inconsistent datatypes: expected MDSYS.SDO_DIM_ARRAY got "
+                         f"{'NUMBER' if isinstance(value, (int, float)) else 'CHAR'}")
+    return None
+
+
+def raise_error(code: Any, message: Any) -> None:
+    """Raise ``ORA-<code>: <message>`` from SQL (used by the dictionary views' triggers)."""
+    raise ValueError(f"ORA-{int(code):05d}: {message}")
+
+
 def _wrap(fn: Callable[..., Any], on_error: Callable[[BaseException], None]) -> Callable[..., Any]:
     """SQLite reports only 'user-defined function raised exception': keep the real one for the caller."""
     def call(*args: Any) -> Any:
@@ -719,6 +782,10 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_sdo_distance": (sdo_distance, -1, True),
     "ora_sdo_within_distance": (sdo_within_distance, 3, True),
     "ora_sdo_attribute": (sdo_attribute, 2, True),
+    "ora_sdo_dim_element": (sdo_dim_element, -1, True),
+    "ora_sdo_dim_array": (sdo_dim_array, -1, True),
+    "ora_sdo_check_diminfo": (check_diminfo, 1, True),
+    "ora_raise_error": (raise_error, 2, False),
 }
 
 

@@ -31,6 +31,7 @@ DICTIONARY_VIEWS = {
     "DUAL", "ALL_USERS", "ALL_TABLES", "USER_TABLES", "ALL_TAB_COMMENTS", "USER_TAB_COMMENTS",
     "ALL_COL_COMMENTS", "USER_COL_COMMENTS", "ALL_TAB_COLUMNS", "USER_TAB_COLUMNS",
     "USER_MINING_MODELS", "ALL_MINING_MODELS", "USER_INDEXES", "ALL_INDEXES",
+    "USER_SDO_GEOM_METADATA", "ALL_SDO_GEOM_METADATA",
 }
 
 METRICS = {"COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "L2", "L2_SQUARED", "DOT", "MANHATTAN", "L1"}
@@ -49,11 +50,14 @@ _RENAMES = {
     "VECTOR_DIMENSION_COUNT": "ora_vector_dims", "VECTOR_NORM": "ora_vector_norm",
     "SDO_GEOMETRY": "ora_sdo_geometry", "SDO_POINT_TYPE": "ora_sdo_point",
     "SDO_WITHIN_DISTANCE": "ora_sdo_within_distance", "TRUNC": "ora_trunc",
+    "SDO_DIM_ARRAY": "ora_sdo_dim_array", "SDO_DIM_ELEMENT": "ora_sdo_dim_element",
     "COSINE_DISTANCE": None, "INNER_PRODUCT": None,
 }
 _DOTTED = {("DBMS_LOB", "SUBSTR"): "ora_lob_substr", ("DBMS_LOB", "GETLENGTH"): "length",
            ("DBMS_LOB", "INSTR"): "ora_instr",
-           ("SDO_GEOM", "SDO_DISTANCE"): "ora_sdo_distance"}
+           ("SDO_GEOM", "SDO_DISTANCE"): "ora_sdo_distance",
+           ("MDSYS", "SDO_GEOMETRY"): "ora_sdo_geometry", ("MDSYS", "SDO_POINT_TYPE"): "ora_sdo_point",
+           ("MDSYS", "SDO_DIM_ARRAY"): "ora_sdo_dim_array", ("MDSYS", "SDO_DIM_ELEMENT"): "ora_sdo_dim_element"}
 
 # Result types of functions (for value conversion)
 _FUNC_TYPES = {
@@ -71,6 +75,7 @@ _FUNC_TYPES = {
     "ora_days_between": "NUMBER", "ora_seconds_between": "INTERVAL", "ora_interval": "INTERVAL",
     "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_as_date": "DATE",
     "ora_as_timestamp": "TIMESTAMP", "ora_sdo_attribute": "NUMBER",
+    "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2",
 }
 DATETIME_TYPES = ("DATE", "TIMESTAMP")
 
@@ -791,6 +796,10 @@ class Translator:
         return self._finish("MERGE", statements, tree, target=(owner, name))
 
     def _qualify_target(self, table: exp.Table, owner: str, name: str) -> None:
+        if not table.args.get("db") and name in DICTIONARY_VIEWS:
+            # USER_SDO_GEOM_METADATA: a per-connection view whose triggers do the write (catalog.view_triggers)
+            table.set("this", exp.to_identifier(name, quoted=True))
+            return
         table.set("db", exp.to_identifier(owner, quoted=True))
         table.set("this", exp.to_identifier(name, quoted=True))
 
@@ -851,6 +860,8 @@ class Translator:
         for node in list(tree.find_all(exp.Anonymous)):
             if node.name.upper() == "SCORE":
                 self._score(node)
+            elif node.name.upper() == "SDO_WITHIN_DISTANCE":
+                self._spatial_operator(node)
         for node in list(tree.find_all(VectorEmbedding)):
             self._embedding_prefetch(node)
         for node in reversed(list(tree.walk(bfs=False))):
@@ -1076,6 +1087,25 @@ class Translator:
             parent.replace(exp.In(this=rowid.copy(), query=exp.Subquery(this=members)))
             return
         node.replace(call)
+
+    def _spatial_operator(self, node: exp.Anonymous) -> None:
+        """SDO_WITHIN_DISTANCE's first argument must be a column with a spatial index (ORA-13226 otherwise)."""
+        first = node.expressions[0] if node.expressions else None
+        if isinstance(first, exp.Column):
+            ref = self._column_source(first)
+            if ref is None:
+                return  # a derived table's column (or a DML statement's): Oracle may still reach the index
+            owner, table, col, _alias = ref
+            ctype = self.ctx.columns_of(owner, table).get(col)
+            if ctype is None or ctype.type_class != "SDO_GEOMETRY" or ctype.spatial_index:
+                return
+            where = f"{owner}.{table}.{col}"
+        else:
+            where = "the first argument is not a table column"
+        raise LiteDatabaseError(
+            13226, f"interface not supported without a spatial index ({where})",
+            "SDO_WITHIN_DISTANCE(<indexed SDO_GEOMETRY column>, <geometry>, 'distance=n unit=KM') needs a "
+            "USER_SDO_GEOM_METADATA row and CREATE INDEX ... INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 on that column")
 
     def _score(self, node: exp.Anonymous) -> None:
         args = node.expressions
