@@ -425,7 +425,11 @@ def fake_world(monkeypatch):
         owned[MEMORY_TABLE.upper()] = 0
         owned[CHUNKS_TABLE.upper()] = 0
 
-    monkeypatch.setitem(sys.modules, "workshop_lib.seed", types.SimpleNamespace(run_seed=run_seed))
+    def spatial_indexes_present(conn):
+        return bool(db.tables.get(SCHEMA))  # the fake seed creates tables and indexes together
+
+    monkeypatch.setitem(sys.modules, "workshop_lib.seed", types.SimpleNamespace(
+        run_seed=run_seed, spatial_indexes_present=spatial_indexes_present))
     monkeypatch.setitem(sys.modules, "workshop_lib.embedding.oracle_loader",
                         types.SimpleNamespace(load_model_oracle=load_model_oracle))
     monkeypatch.setitem(sys.modules, "workshop_lib.memory.client",

@@ -845,3 +845,19 @@ def test_config_names_the_tables_the_seed_creates() -> None:
 
     names = [t.split(".")[-1].upper() for t in created_tables(split_statements(DEFAULT_SQL_PATH.read_text()))]
     assert tuple(names) == config.SEED_TABLES
+
+
+def test_start_reseeds_a_schema_without_spatial_indexes(home) -> None:
+    """A home seeded before the spatial indexes existed is brought up to date by start()."""
+    import workshop_lib
+    from workshop_lib.seed import spatial_indexes_present
+
+    ws = workshop_lib.start(upto="seed")
+    assert ws.seed_present() and spatial_indexes_present(ws.conn)
+    with ws.conn.cursor() as cur:
+        cur.execute("DROP INDEX supplychain.vessel_positions_position_sx")
+    assert not ws.seed_present()
+    ws.close()
+    again = workshop_lib.start(upto="seed")
+    assert spatial_indexes_present(again.conn)
+    again.close()

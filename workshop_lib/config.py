@@ -24,6 +24,7 @@ BACKENDS = ("lite", "oracle")
 SCHEMA = "SUPPLYCHAIN"                       # the seeded catalog schema
 SEED_TABLES = ("CARRIERS", "PORTS", "VESSELS", "VOYAGES",   # what seed/supplychain.sql creates,
                "VESSEL_POSITIONS", "CONTAINERS", "CARGO_ITEMS")  # parents first
+SPATIAL_INDEXES = ("PORTS_LOCATION_SX", "VESSEL_POSITIONS_POSITION_SX")  # SDO_WITHIN_DISTANCE needs them
 AGENT_SCHEMA = "AGENT"                       # the user that owns OAMP's tables
 TABLE_PREFIX = "eda_onnx_"                   # OAMP table_name_prefix
 MEMORY_TABLE = TABLE_PREFIX + "memory"       # OAMP memory table (content, metadata JSON)

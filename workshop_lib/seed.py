@@ -17,7 +17,7 @@ from typing import Any
 
 import oracledb
 
-from .config import BACKENDS, SCHEMA
+from .config import BACKENDS, SCHEMA, SPATIAL_INDEXES
 from .errors import ConfigError, SeedError
 
 DEFAULT_SQL_PATH = Path(__file__).resolve().parent.parent / "seed" / "supplychain.sql"
@@ -234,3 +234,11 @@ def _row_counts(conn: Any, tables: list[str]) -> dict[str, int]:
         cur.execute(f"SELECT COUNT(*) FROM {table}")
         counts[table.split(".")[-1].strip('"').lower()] = int(cur.fetchone()[0])
     return counts
+
+
+def spatial_indexes_present(conn: Any, owner: str = SCHEMA) -> bool:
+    """True when the seed's spatial indexes exist (a schema seeded before they were added lacks them)."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM all_indexes WHERE table_owner = :owner AND ityp_owner = 'MDSYS'",
+                    owner=owner)
+        return cur.fetchone()[0] >= len(SPATIAL_INDEXES)

@@ -69,13 +69,17 @@ class Workshop:
 
     # ------------------------------------------------------------------ seed
     def seed_present(self) -> bool:
-        """True when all seven SUPPLYCHAIN tables exist and have rows."""
+        """True when all seven SUPPLYCHAIN tables exist, have rows, and carry their spatial indexes."""
+        from .seed import spatial_indexes_present
+
         with self.conn.cursor() as cur:
             cur.execute("SELECT COUNT(*) FROM all_tables WHERE owner = :owner", owner=config.SCHEMA)
             if cur.fetchone()[0] < len(config.SEED_TABLES):
                 return False
             cur.execute(f"SELECT COUNT(*) FROM {config.SCHEMA}.{config.SEED_TABLES[-1]}")
-            return cur.fetchone()[0] > 0
+            if cur.fetchone()[0] == 0:
+                return False
+        return spatial_indexes_present(self.conn)
 
     def seed(self) -> Any:
         """(Re)create SUPPLYCHAIN from seed/supplychain.sql; returns the seed report."""

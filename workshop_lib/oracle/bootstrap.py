@@ -429,12 +429,13 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
                        f"{SCHEMA} and {agent} (created by your DBA/instructor)"))
 
     def seed_and_grants() -> tuple[str, str]:
-        from ..seed import run_seed
+        from ..seed import run_seed, spatial_indexes_present
 
         conn = connect_as(settings, SCHEMA, settings.supplychain_password)
         try:
             state = seed_state(conn)
-            complete = all(state.values())
+            # a schema seeded before the spatial indexes existed must be seeded again
+            complete = all(state.values()) and spatial_indexes_present(conn)
             grantees = [agent] + [g for g in existing_catalog_grantees(conn) if g != agent]
             if complete and not reseed:
                 status = "skipped"
