@@ -73,3 +73,44 @@ def test_the_checker_rejects_non_oracle_and_opaque_sql() -> None:
     assert parse_problem("ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY-MM-DD'") is not None
     assert parse_problem("INSERT INTO t (id) VALUES (1") is not None
     assert parse_problem("SELECT 1 FROM dual; SELECT 2 FROM dual") is not None
+
+
+def _module_sql_constants():
+    """Every module-level ``*_SQL`` string constant in workshop_lib (the SQL the library ships)."""
+    import importlib
+    import pkgutil
+
+    import workshop_lib
+
+    found = []
+    for info in pkgutil.walk_packages(workshop_lib.__path__, "workshop_lib."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if name.endswith("_SQL") and isinstance(value, str) and getattr(module, "__name__", "") == info.name:
+                found.append((f"{info.name}.{name}", value))
+    return found
+
+
+def test_library_sql_constants_are_oracle_sql() -> None:
+    """Each SQL constant parses with the workshop's Oracle dialect as a real statement (PL/SQL blocks aside)."""
+    import sqlglot
+    from sqlglot import exp
+
+    from workshop_lib.lite import guard
+    from workshop_lib.lite.dialect import Oracle
+
+    constants = _module_sql_constants()
+    assert len(constants) >= 15, constants
+    checked = 0
+    for name, sql in constants:
+        text = sql.strip()
+        if text.upper().startswith(("BEGIN", "DECLARE")):
+            continue  # PL/SQL, run only on Oracle
+        guard.check(text)  # sqlglot alone accepts LIMIT, ?, IFNULL ...: lite's guard refuses them
+        statements = [s for s in sqlglot.parse(text, dialect=Oracle) if s is not None]
+        assert len(statements) == 1, f"{name}: expected one statement"
+        assert not isinstance(statements[0], exp.Command), f"{name} only parses as an opaque command"
+        checked += 1
+    assert checked >= 12
