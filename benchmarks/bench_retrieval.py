@@ -32,9 +32,12 @@ DETAILS = ["recorded hourly", "per voyage", "in the nightly batch", "from the AI
            "for the quarterly report", "in USD", "after the audit", "when the ship departs", "at gate-in"]
 
 
-def median_ms(fn, runs: int) -> float:
+def median_ms(fn, runs: int, before=None) -> float:
+    """Median wall time of ``fn`` in ms; ``before`` runs untimed ahead of each call."""
     times = []
     for _ in range(runs):
+        if before is not None:
+            before()
         start = time.perf_counter()
         fn()
         times.append((time.perf_counter() - start) * 1000)
@@ -114,8 +117,11 @@ def main() -> None:
     started = time.perf_counter()
     ws = workshop_lib.start(upto="scan")
     print(f"start_fresh_seconds={time.perf_counter() - started:.1f}")
-    print(f"workshop_retrieve_knowledge_ms={median_ms(lambda: retrieve_knowledge(QUERY, k=5), args.runs):.1f}")
-    print(f"workshop_hybrid_ms={median_ms(lambda: hybrid_rrf_search_memories(QUERY, k=5), args.runs):.1f}")
+    # The lite connection caches query embeddings by text; clear it so every run embeds, as on Oracle.
+    fresh = ws.conn._embed_cache.clear
+    print(f"workshop_retrieve_knowledge_ms="
+          f"{median_ms(lambda: retrieve_knowledge(QUERY, k=5), args.runs, fresh):.1f}")
+    print(f"workshop_hybrid_ms={median_ms(lambda: hybrid_rrf_search_memories(QUERY, k=5), args.runs, fresh):.1f}")
 
     with ws.conn.cursor() as cur:
         cur.execute(f"SELECT COUNT(*) FROM {MEMORY_TABLE} WHERE record_id LIKE 'bench-%'")
@@ -130,8 +136,8 @@ def main() -> None:
     started = time.perf_counter()
     hybrid_rrf_search_memories(QUERY, k=5)
     print(f"hybrid_cold_ms={(time.perf_counter() - started) * 1000:.1f}  # first query builds the vector and text caches")
-    sql_ms = median_ms(lambda: hybrid_rrf_search_memories(QUERY, k=5), args.runs)
-    rk_ms = median_ms(lambda: retrieve_knowledge(QUERY, k=5), args.runs)
+    sql_ms = median_ms(lambda: hybrid_rrf_search_memories(QUERY, k=5), args.runs, fresh)
+    rk_ms = median_ms(lambda: retrieve_knowledge(QUERY, k=5), args.runs, fresh)
 
     # The same data for numpy: unit vectors per memory, kinds, and the same text index.
     with ws.conn.cursor() as cur:
@@ -152,7 +158,7 @@ def main() -> None:
     print(f"memories={len(rows)}")
     print(f"hybrid_sql_ms={sql_ms:.1f}")
     print(f"hybrid_numpy_ms={np_ms:.1f}")
-    print(f"query_embedding_ms={embed_ms:.1f}  # included in both")
+    print(f"query_embedding_ms={embed_ms:.1f}  # included in both (the SQL's embedding cache is cleared per run)")
     print(f"hybrid_ratio_sql_over_numpy={sql_ms / np_ms:.2f}  # budget: <= 3.0")
     print(f"same_top5={sql_top == np_top}")
     print(f"retrieve_knowledge_ms={rk_ms:.1f}")

@@ -123,16 +123,8 @@ class Workshop:
     # ------------------------------------------------------------------ notebooks
     def notebook_globals(self) -> dict[str, Any]:
         """The names the notebooks use, as in Oracle's own workshop material."""
-        import warnings
-
         from .retrieval import keyword_search_memories, rerank, text_query
         from .scanner import Fact
-
-        # Jupyter runs an event loop, so every synchronous OAMP call (search,
-        # add_memory) warns on stderr that it is called "from an asynchronous
-        # context"; the calls work, and nbgrader scores a cell with stderr as failed.
-        warnings.filterwarnings("ignore", category=UserWarning,
-                                message="You are calling an asynchronous method in a synchronous method")
 
         return {
             "agent_conn": self.conn,
