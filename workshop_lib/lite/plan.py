@@ -1,0 +1,73 @@
+"""What the translator takes and gives: its view of the database (:class:`Context`) and the
+:class:`Plan` of one statement, with the "slots" the connection fills once per execution
+(vector distances with numpy, Oracle Text scores from the text index, embedding inputs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .catalog import ColumnType
+
+
+@dataclass
+class VectorSlot:
+    """VECTOR_DISTANCE(<table column>, <row-constant vector>, metric), computed with numpy."""
+
+    slot: int
+    owner: str
+    table: str
+    column: str
+    query_sql: str          # SQLite expression yielding the query vector (binds allowed)
+    metric: str
+    prune_sql: str | None = None   # the block, restricted to candidate rows (see vector_topk.py)
+    limit_sql: str | None = None   # its FETCH FIRST count
+
+
+@dataclass
+class TextSlot:
+    """CONTAINS(<indexed column>, <row-constant query>, label), answered by the text index."""
+
+    slot: int
+    owner: str
+    table: str
+    column: str
+    query_sql: str
+    label: int | None
+
+
+@dataclass
+class EmbedPrefetch:
+    """Texts that VECTOR_EMBEDDING will see, gathered up front so the model runs in batches."""
+
+    model: str
+    bind: str | None = None          # the input is this bind variable
+    query_sql: str | None = None     # or: SQLite SELECT returning the inputs
+
+
+@dataclass
+class Plan:
+    """A translated statement, ready for the connection to run."""
+
+    kind: str                                   # SELECT | INSERT | UPDATE | DELETE | MERGE
+    sql: list[str]                              # SQLite statements (MERGE needs two)
+    binds: list[str]                            # bind names (upper case), order of first use
+    columns: list[tuple[str, str | None]] = field(default_factory=list)  # (name, type class)
+    target: tuple[str, str] | None = None       # (owner, table) written by DML
+    vector_slots: list[VectorSlot] = field(default_factory=list)
+    text_slots: list[TextSlot] = field(default_factory=list)
+    prefetch: list[EmbedPrefetch] = field(default_factory=list)
+    star: bool = False                          # names come from SQLite's description
+    described: dict = field(default_factory=dict)  # SQLite column names -> (description, types), per plan
+
+
+class Context:
+    """What the translator needs to know about the database (supplied by the connection)."""
+
+    def __init__(self, user: str, columns_of: Callable[[str, str], dict[str, ColumnType]],
+                 text_index_on: Callable[[str, str, str], bool], next_slot: Callable[[], int]):
+        self.user = user
+        self.columns_of = columns_of
+        self.text_index_on = text_index_on
+        self.next_slot = next_slot

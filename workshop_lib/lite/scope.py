@@ -1,0 +1,327 @@
+"""Name resolution and type inference over a parsed Oracle query.
+
+Which table or derived table a column reference names (:class:`Scope`, built
+per SELECT from its FROM/JOIN items and enclosing WITH clauses), the names
+Oracle reports for a query's columns, and their Oracle type classes
+(:func:`infer_type`), which the translator uses to pick datetime arithmetic and
+the connection uses to convert values back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from .catalog import DICTIONARY_TYPES
+from .dialect import Oracle, VectorEmbedding
+from .errors import LiteDatabaseError
+from .plan import Context
+
+DICTIONARY_VIEWS = {
+    "DUAL", "ALL_USERS", "ALL_TABLES", "USER_TABLES", "ALL_TAB_COMMENTS", "USER_TAB_COMMENTS",
+    "ALL_COL_COMMENTS", "USER_COL_COMMENTS", "ALL_TAB_COLUMNS", "USER_TAB_COLUMNS",
+    "USER_MINING_MODELS", "ALL_MINING_MODELS", "USER_INDEXES", "ALL_INDEXES",
+    "USER_SDO_GEOM_METADATA", "ALL_SDO_GEOM_METADATA",
+}
+
+# Oracle PACKAGE.FUNCTION -> lite SQLite function (translate.py rewrites calls with it; infer_type
+# types them by the function they become)
+_DOTTED = {("DBMS_LOB", "SUBSTR"): "ora_lob_substr", ("DBMS_LOB", "GETLENGTH"): "length",
+           ("DBMS_LOB", "INSTR"): "ora_instr",
+           ("SDO_GEOM", "SDO_DISTANCE"): "ora_sdo_distance",
+           ("MDSYS", "SDO_GEOMETRY"): "ora_sdo_geometry", ("MDSYS", "SDO_POINT_TYPE"): "ora_sdo_point",
+           ("MDSYS", "SDO_DIM_ARRAY"): "ora_sdo_dim_array", ("MDSYS", "SDO_DIM_ELEMENT"): "ora_sdo_dim_element"}
+
+# Result types of functions (for value conversion)
+_FUNC_TYPES = {
+    "ora_vector_distance": "BINARY_DOUBLE", "ora_vector_norm": "BINARY_DOUBLE", "ora_to_vector": "VECTOR",
+    "ora_vector_embedding": "VECTOR", "ora_sdo_geometry": "SDO_GEOMETRY", "ora_sdo_distance": "NUMBER",
+    "ora_sdo_within_distance": "VARCHAR2", "ora_lob_substr": "VARCHAR2", "ora_json_value": "VARCHAR2",
+    "ora_to_date": "DATE", "ora_to_timestamp": "TIMESTAMP", "ora_sysdate": "DATE",
+    "ora_systimestamp": "TIMESTAMP", "ora_to_char": "VARCHAR2", "ora_vd_lookup": "BINARY_DOUBLE",
+    "ora_ctx_score": "NUMBER", "ora_vector_dims": "NUMBER",
+    # the same functions under their Oracle names (types are inferred on the untranslated tree)
+    "vector_distance": "BINARY_DOUBLE", "to_vector": "VECTOR", "vector": "VECTOR", "score": "NUMBER",
+    "sdo_geometry": "SDO_GEOMETRY", "sdo_within_distance": "VARCHAR2", "vector_norm": "BINARY_DOUBLE",
+    "vector_dimension_count": "NUMBER",
+    "ora_date_add": "DATE", "ora_date_add_interval": "DATE", "ora_ts_add_interval": "TIMESTAMP",
+    "ora_days_between": "NUMBER", "ora_seconds_between": "INTERVAL", "ora_interval": "INTERVAL",
+    "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_as_date": "DATE",
+    "ora_as_timestamp": "TIMESTAMP", "ora_sdo_attribute": "NUMBER",
+    "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2",
+}
+DATETIME_TYPES = ("DATE", "TIMESTAMP")
+
+
+def name_of(ident: exp.Expression | str | None) -> str:
+    """Oracle name resolution: unquoted identifiers are upper-cased, quoted ones kept."""
+    if ident is None:
+        return ""
+    if isinstance(ident, str):
+        return ident.upper()
+    if isinstance(ident, exp.Identifier):
+        return ident.this if ident.quoted else ident.this.upper()
+    return ident.name.upper()
+
+
+def table_ref(table: exp.Table, user: str) -> tuple[str, str]:
+    """(owner, table) named by a Table node; unqualified means the current user's schema."""
+    owner = name_of(table.args.get("db")) if table.args.get("db") else user
+    return owner, name_of(table.this)
+
+
+@dataclass
+class Source:
+    """One FROM item: a base table (owner, table) or a derived table with typed columns."""
+
+    owner: str | None
+    table: str | None
+    columns: list[tuple[str, str | None]]
+
+
+class Scope:
+    """Aliases visible in one SELECT, with CTEs of enclosing WITH clauses (``outer``: the enclosing query)."""
+
+    def __init__(self, ctx: Context, ctes: dict[str, Source], outer: "Scope | None" = None):
+        self.ctx = ctx
+        self.ctes = ctes
+        self.outer = outer
+        self.sources: dict[str, Source] = {}
+        self.order: list[str] = []
+
+    def add(self, alias: str, source: Source) -> None:
+        self.sources[alias] = source
+        self.order.append(alias)
+
+    def resolve(self, column: exp.Column) -> tuple[Source | None, str]:
+        name = name_of(column.this)
+        qualifier = name_of(column.args.get("table")) if column.args.get("table") else None
+        if qualifier:
+            if qualifier in self.sources or self.outer is None:
+                return self.sources.get(qualifier), name
+            return self.outer.resolve(column)
+        for alias in self.order:
+            src = self.sources[alias]
+            if any(c == name for c, _ in src.columns):
+                return src, name
+        if self.outer is not None:
+            return self.outer.resolve(column)
+        return None, name
+
+
+def _source_for_table(ctx: Context, table: exp.Table, ctes: dict[str, Source]) -> Source:
+    owner, name = table_ref(table, ctx.user)
+    if not table.args.get("db") and name in ctes:
+        return ctes[name]
+    if not table.args.get("db") and name in DICTIONARY_VIEWS or owner == "SYS":
+        return Source(None, None, [])
+    cols = ctx.columns_of(owner, name)
+    if not cols:
+        raise LiteDatabaseError(942, f'table or view "{owner}"."{name}" does not exist',
+                                "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); "
+                                "run ws.seed() if SUPPLYCHAIN is missing")
+    return Source(owner, name, [(c, t.type_class) for c, t in cols.items()])
+
+
+def build_scope(ctx: Context, select: exp.Select, ctes: dict[str, Source]) -> Scope:
+    """The aliases of ``select``'s FROM and JOIN items."""
+    scope = Scope(ctx, ctes)
+    items = []
+    if select.args.get("from_"):
+        items.append(select.args["from_"].this)
+    for join in select.args.get("joins") or []:
+        items.append(join.this)
+    for item in items:
+        if isinstance(item, exp.Table):
+            source = _source_for_table(ctx, item, ctes)
+            alias = name_of(item.args["alias"].this) if item.args.get("alias") else name_of(item.this)
+            scope.add(alias, source)
+        elif isinstance(item, exp.Subquery):
+            inner = item.this
+            cols = output_columns(ctx, inner, ctes)
+            alias = name_of(item.args["alias"].this) if item.args.get("alias") else f"__SUB{len(scope.order)}"
+            scope.add(alias, Source(None, None, cols))
+    return scope
+
+
+def cte_sources(ctx: Context, query: exp.Expression, outer: dict[str, Source]) -> dict[str, Source]:
+    """CTE name -> Source for the WITH clause of ``query`` (each CTE sees the earlier ones)."""
+    ctes = dict(outer)
+    with_ = query.args.get("with_")
+    if with_:
+        for cte in with_.expressions:
+            ctes[name_of(cte.args["alias"].this)] = Source(None, None, output_columns(ctx, cte.this, ctes))
+    return ctes
+
+
+def output_columns(ctx: Context, query: exp.Expression, outer: dict[str, Source] | None = None
+                   ) -> list[tuple[str, str | None]]:
+    """(Oracle column name, type class) of each column ``query`` returns."""
+    outer = outer or {}
+    if isinstance(query, exp.Subquery):
+        return output_columns(ctx, query.this, outer)
+    if isinstance(query, exp.SetOperation):
+        return output_columns(ctx, query.this, cte_sources(ctx, query, outer))
+    if not isinstance(query, exp.Select):
+        return []
+    ctes = cte_sources(ctx, query, outer)
+    scope = build_scope(ctx, query, ctes)
+    out: list[tuple[str, str | None]] = []
+    for proj in query.expressions:
+        if isinstance(proj, exp.Star):
+            for alias in scope.order:
+                out.extend(scope.sources[alias].columns)
+        elif isinstance(proj, exp.Column) and isinstance(proj.this, exp.Star):
+            src = scope.sources.get(name_of(proj.args.get("table")))
+            out.extend(src.columns if src else [])
+        else:
+            out.append((column_name(proj), infer_type(proj, scope)))
+    return out
+
+
+def column_name(proj: exp.Expression) -> str:
+    """The name Oracle reports in cursor.description for a select-list item."""
+    if isinstance(proj, exp.Alias):
+        return name_of(proj.args["alias"])
+    if isinstance(proj, exp.Column):
+        if proj.args.get("db") is not None:  # alias.object_column.ATTRIBUTE: Oracle shows the whole path
+            return ".".join(name_of(proj.args[k]) for k in ("catalog", "db", "table", "this")
+                            if proj.args.get(k) is not None)
+        return name_of(proj.this)
+    text = proj.sql(dialect=Oracle)
+    return re.sub(r"\s+", "", text).upper()
+
+
+def infer_type(node: exp.Expression, scope: Scope) -> str | None:
+    """The Oracle type class of an expression, following columns through aliases and CTEs."""
+    if isinstance(node, (exp.Alias, exp.Paren)):
+        return infer_type(node.this, scope)
+    if isinstance(node, exp.Column):
+        src, name = scope.resolve(node)
+        if src is None:
+            return DICTIONARY_TYPES.get(name)
+        for col, typ in src.columns:
+            if col == name:
+                return typ
+        return None
+    if isinstance(node, exp.Literal):
+        return "VARCHAR2" if node.is_string else "NUMBER"
+    if isinstance(node, (exp.Coalesce, exp.Greatest, exp.Least)):
+        for arg in [node.this, *node.expressions]:
+            typ = infer_type(arg, scope)
+            if typ:
+                return typ
+        return None
+    if isinstance(node, exp.Nvl2):
+        for arg in (node.args.get("true"), node.args.get("false")):
+            typ = infer_type(arg, scope) if arg is not None else None
+            if typ:
+                return typ
+        return None
+    if isinstance(node, (exp.Case, exp.DecodeCase)):
+        branches = node.args.get("ifs") or []
+        for branch in branches:
+            typ = infer_type(branch.args["true"], scope)
+            if typ:
+                return typ
+        if isinstance(node, exp.DecodeCase):
+            args = node.expressions
+            results = [args[i] for i in range(2, len(args), 2)] + ([args[-1]] if len(args) % 2 == 0 else [])
+            for arg in results:
+                typ = infer_type(arg, scope)
+                if typ:
+                    return typ
+            return None
+        return infer_type(node.args["default"], scope) if node.args.get("default") else None
+    if isinstance(node, exp.Cast):
+        text = node.args["to"].sql(dialect=Oracle).upper()
+        if text.startswith(("NUMBER", "INT", "DECIMAL", "FLOAT")):
+            return "NUMBER"
+        if text.startswith(("VARCHAR", "CHAR", "CLOB")):
+            return "VARCHAR2"
+        if text.startswith("DATE"):
+            return "DATE"
+        if text.startswith("TIMESTAMP"):
+            return "TIMESTAMP"
+        return None
+    if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Anonymous):
+        key = (name_of(node.this), node.expression.name.upper())
+        return {"ora_lob_substr": "VARCHAR2", "length": "NUMBER", "ora_sdo_distance": "NUMBER",
+                "ora_instr": "NUMBER"}.get(_DOTTED.get(key, ""), None)
+    if isinstance(node, (exp.Add, exp.Sub)):
+        return _arith_type(node, scope)
+    if isinstance(node, exp.Neg):
+        return infer_type(node.this, scope)
+    if isinstance(node, (exp.Mul, exp.Div)):
+        left, right = infer_type(node.this, scope), infer_type(node.expression, scope)
+        return "INTERVAL" if "INTERVAL" in (left, right) else "NUMBER"
+    if isinstance(node, (exp.Count, exp.RowNumber, exp.Sum, exp.Avg, exp.Binary, exp.ToNumber, exp.MonthsBetween,
+                         exp.RegexpCount, exp.Stddev, exp.Variance)) and not isinstance(
+            node, (exp.DPipe, exp.Connector, exp.Predicate)):
+        return "NUMBER"
+    if isinstance(node, exp.Window):
+        return infer_type(node.this, scope)
+    if isinstance(node, (exp.Min, exp.Max, exp.FirstValue, exp.LastValue, exp.Lag, exp.Lead, exp.AnyValue)):
+        return infer_type(node.this, scope)
+    if isinstance(node, exp.DPipe):
+        return "VARCHAR2"
+    if isinstance(node, VectorEmbedding):
+        return "VECTOR"
+    if isinstance(node, (exp.StrToDate, exp.CurrentTimestamp)):
+        return "DATE" if not isinstance(node, exp.CurrentTimestamp) or node.args.get("sysdate") else "TIMESTAMP"
+    if isinstance(node, exp.DateTrunc) and infer_type(node.this, scope) not in (*DATETIME_TYPES, None):
+        return "NUMBER"
+    if isinstance(node, (exp.DateStrToDate, exp.CurrentDate, exp.AddMonths, exp.LastDay, exp.DateTrunc,
+                         exp.TimestampTrunc)):
+        return "DATE"
+    if isinstance(node, (exp.Systimestamp, exp.StrToTime, exp.Localtimestamp)):
+        return "TIMESTAMP"
+    if isinstance(node, exp.Interval):
+        return "INTERVAL"
+    if isinstance(node, exp.Extract):
+        return "NUMBER"
+    if isinstance(node, exp.JSONValue):
+        returning = node.args.get("returning")
+        if isinstance(returning, exp.DataType) and returning.is_type(*exp.DataType.NUMERIC_TYPES):
+            return "NUMBER"
+        return "VARCHAR2"
+    if isinstance(node, (exp.ToChar, exp.TimeToStr, exp.Pad, exp.Initcap, exp.RegexpReplace, exp.RegexpExtract,
+                         exp.RegexpSubstr, exp.Concat)):
+        return "VARCHAR2"
+    if isinstance(node, exp.Anonymous):
+        name = node.name.lower()
+        if name == "json_query" and node.expressions:
+            return "JSON" if infer_type(node.expressions[0], scope) == "JSON" else "VARCHAR2"
+        if name in _FUNC_TYPES:
+            return _FUNC_TYPES[name]
+        if name in ("rank", "dense_rank", "ntile"):
+            return "NUMBER"
+        if name == "trunc" and node.expressions:
+            inner = infer_type(node.expressions[0], scope)
+            return "DATE" if inner in DATETIME_TYPES else "NUMBER"
+    if isinstance(node, (exp.Upper, exp.Lower, exp.Substring, exp.Trim, exp.GroupConcat)):
+        return "VARCHAR2"
+    if isinstance(node, (exp.Round, exp.Abs, exp.Length, exp.Mod, exp.Trunc, exp.StrPosition, exp.Ceil,
+                         exp.Floor, exp.Pow, exp.Sqrt, exp.Sign, exp.Ln, exp.Log, exp.Exp)):
+        return "NUMBER"
+    return None
+
+
+def _arith_type(node: exp.Expression, scope: Scope) -> str:
+    """Oracle's datetime arithmetic: DATE + n is a DATE, DATE - DATE a NUMBER of days, TIMESTAMP - TIMESTAMP
+    an INTERVAL DAY TO SECOND, datetime +/- INTERVAL keeps the datetime's type."""
+    left, right = infer_type(node.this, scope), infer_type(node.expression, scope)
+    left_dt, right_dt = left in DATETIME_TYPES, right in DATETIME_TYPES
+    if isinstance(node, exp.Sub) and left_dt and right_dt:
+        return "NUMBER" if left == right == "DATE" else "INTERVAL"
+    if left_dt and right == "INTERVAL":
+        return left  # type: ignore[return-value]
+    if right_dt and left == "INTERVAL" and isinstance(node, exp.Add):
+        return right  # type: ignore[return-value]
+    if left_dt or (right_dt and isinstance(node, exp.Add)):
+        return "DATE"
+    if left == right == "INTERVAL":
+        return "INTERVAL"
+    return "NUMBER"
