@@ -73,7 +73,7 @@ class LiteConnection:
         self._slot = 0
         self._versions: dict[tuple[str, str], int] = {}
         self._matrices: dict[tuple[str, str, str], tuple[Any, np.ndarray, np.ndarray, np.ndarray]] = {}
-        self._text_indexes: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        self._text_indexes: dict[tuple[str, str, str], tuple[Any, Any, dict[int, int]]] = {}
         self._vd: dict[int, dict[int, float]] = {}
         self._vd_candidates: dict[int, str] = {}
         self._ctx: dict[int, dict[int, int]] = {}
@@ -389,9 +389,10 @@ class LiteConnection:
         version = self._version_key(owner, table)
         cached = self._text_indexes.get(key)
         if cached is None or cached[0] != version:
-            index = TextIndex()
-            index.rebuild(self._con.execute(f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}"'))
-            self._text_indexes[key] = (version, index)
+            self._text_indexes.pop(key, None)   # a failed sync must not leave a half-updated index cached
+            rows = self._con.execute(f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}"').fetchall()
+            index, fingerprints = _sync_text_index(TextIndex, None if cached is None else cached[1:], rows)
+            self._text_indexes[key] = (version, index, fingerprints)
         else:
             index = cached[1]
         try:
@@ -441,6 +442,34 @@ class LiteConnection:
             first = error.args[0]
             error.args = (LiteError(first.code, first.message, offset, first.isrecoverable),)
         raise error from None
+
+
+def _sync_text_index(index_class: type, cached: tuple[Any, dict[int, int]] | None,
+                     rows: list[tuple[int, Any]]) -> tuple[Any, dict[int, int]]:
+    """Bring a cached text index up to ``rows`` of ``(rowid, text)``; return it and its fingerprints.
+
+    Fingerprints map each indexed rowid to ``hash(text)`` (rows with NULL or ''
+    text are not indexed, so they have none). Only rows whose fingerprint
+    appeared, vanished or changed are re-tokenized with ``add``/``remove``,
+    which give the same index as a rebuild, so a write costs one table scan
+    and a hash per row instead of re-tokenizing every row. Without a cached
+    index, or when more than half the rows changed, the index is rebuilt.
+    """
+    fresh = {rowid: hash(text) for rowid, text in rows if text is not None and text != ""}
+    if cached is not None:
+        index, old = cached
+        changed = [rowid for rowid, mark in fresh.items() if old.get(rowid) != mark]
+        gone = [rowid for rowid in old if rowid not in fresh]
+        if 2 * (len(changed) + len(gone)) <= max(len(fresh), len(old)):
+            texts = dict(rows) if changed else {}
+            for rowid in gone:
+                index.remove(rowid)
+            for rowid in changed:
+                index.add(rowid, texts[rowid])
+            return index, fresh
+    index = index_class()
+    index.rebuild(rows)
+    return index, fresh
 
 
 class _RowFailed(Exception):
