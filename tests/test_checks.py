@@ -8,6 +8,7 @@ setup cell provides them.
 
 from __future__ import annotations
 
+import importlib
 import re
 import textwrap
 import threading
@@ -286,7 +287,8 @@ def test_failure_of_the_check_itself_is_reported_as_environment_problem(
     def database_gone(_ws: Any) -> None:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(checks, "_remove_stale_probes", database_gone)
+    # The package attribute todo3 is the check function; its module is where the name is looked up.
+    monkeypatch.setattr(importlib.import_module("workshop_lib.checks.todo3"), "_remove_stale_probes", database_gone)
     with pytest.raises(AssertionError, match=r"(?s)could not be graded.*RuntimeError: database went away.*"
                                              r"not of your function"):
         checks.todo3(todo3.solution)

@@ -1,0 +1,299 @@
+"""Running a learner's function safely: timeout, captured output, failure messages, restored globals.
+
+:class:`_Grader` wraps one TODO's check: it runs the learner's function in a
+daemon thread with a time limit, captures stdout/stderr (Python and
+file-descriptor level) and silences warnings and logging, lends recording
+proxies in place of notebook globals and always puts the originals back,
+and turns every problem into a :class:`CheckFailure` saying what was
+expected, what came back, and a hint.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import inspect
+import io
+import logging
+import os
+import re
+import sys
+import tempfile
+import threading
+import traceback
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from .connection import _transaction_open
+from .spies import _Log
+
+DEFAULT_TIMEOUT = 60.0                     # seconds one call of the learner's function may take
+TIMEOUT_ENV = "WORKSHOP_CHECK_TIMEOUT"     # overrides DEFAULT_TIMEOUT (instructors on slow machines)
+
+_NAMES = {1: "_scan_tables", 2: "retrieve_knowledge", 3: "hybrid_rrf_search_memories"}
+_WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE",
+                "GRANT", "REVOKE", "COMMENT", "BEGIN", "DECLARE", "CALL", "RENAME")
+
+
+class CheckFailure(AssertionError):
+    """A graded check failed; the message says what was expected, what came back, and a hint."""
+
+
+class _Timeout(BaseException):
+    """Raised inside a learner's function that overran its time (BaseException: ``except Exception`` can't eat it)."""
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _timeout_from(timeout: float | None) -> float:
+    if timeout is not None:
+        return float(timeout)
+    raw = os.environ.get(TIMEOUT_ENV)
+    if raw:
+        try:
+            return float(raw)
+        except ValueError:
+            pass
+    return DEFAULT_TIMEOUT
+
+
+def _statement_verb(sql: Any) -> str:
+    text = re.sub(r"(--[^\n]*\n)|(/\*.*?\*/)", " ", str(sql), flags=re.DOTALL).strip()
+    return text.split(None, 1)[0].upper() if text else ""
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[dict[str, io.StringIO]]:
+    """Capture stdout/stderr (Python and file-descriptor level), silence warnings and logging.
+
+    Check cells must not write to stderr, whatever the learner's code or the
+    libraries underneath (onnxruntime, tqdm, pandas) print. What was captured
+    is kept so that a failure can show the learner their own output.
+    """
+    out, err = io.StringIO(), io.StringIO()
+    saved_fd: int | None = None
+    sink = None
+    try:
+        sys.stderr.flush()
+        sink = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
+        saved_fd = os.dup(2)
+        os.dup2(sink.fileno(), 2)
+    except (OSError, ValueError, AttributeError):
+        if saved_fd is not None:
+            os.close(saved_fd)
+        saved_fd = None
+    previous_disable = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            warnings.simplefilter("ignore")
+            yield {"stdout": out, "stderr": err}
+    finally:
+        logging.disable(previous_disable)
+        if saved_fd is not None:
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
+        if sink is not None:
+            sink.close()
+
+
+class _Grader:
+    """Runs one TODO's learner function safely and turns every problem into a CheckFailure."""
+
+    def __init__(self, todo: int, fn: Any, timeout: float | None) -> None:
+        self.todo = todo
+        self.name = _NAMES[todo]
+        self.fn = fn
+        self.timeout = _timeout_from(timeout)
+        self.captured: dict[str, io.StringIO] = {}
+        self.stack = contextlib.ExitStack()  # probe memories, scratch tables: undone however the check ends
+        self.conn: Any = None
+
+    # -- failures
+    def fail(self, what: str, *, expected: Any = None, got: Any = None, hint: str | None = None) -> None:
+        lines = [f"TODO {self.todo} ({self.name}) failed: {what}"]
+        if expected is not None:
+            lines.append(f"  expected: {expected}")
+        if got is not None:
+            lines.append(f"  got:      {got}")
+        if hint:
+            lines.append(f"  hint: {hint}")
+        for stream in ("stdout", "stderr"):
+            text = self.captured.get(stream, io.StringIO()).getvalue().strip()
+            if text:
+                tail = "\n".join(text.splitlines()[-15:])
+                lines.append(f"  your function printed ({stream}, last lines):\n" + _indent(tail, "    "))
+        raise CheckFailure("\n".join(lines))
+
+    # -- the session around a whole check
+    @contextlib.contextmanager
+    def session(self) -> Iterator[_Grader]:
+        if self.fn is None or not callable(self.fn):
+            raise CheckFailure(
+                f"TODO {self.todo} ({self.name}) failed: the check needs your function, got {_short(self.fn)}.\n"
+                f"  hint: run the cell that defines {self.name}, then call "
+                f"checks.todo{self.todo}({self.name}).")
+        try:
+            with _quiet() as captured, self.stack:
+                self.captured = captured
+                yield self
+        except CheckFailure as failure:
+            raise CheckFailure(str(failure)) from None  # no chained library traceback in the cell
+        except Exception as exc:  # noqa: BLE001 - the check's own machinery failed: say so plainly
+            raise CheckFailure(
+                f"TODO {self.todo} ({self.name}) could not be graded: the check itself failed with "
+                f"{type(exc).__name__}: {exc}\n  at: {_where(exc, skip=0)}\n"
+                "  hint: this is a problem of the workshop environment, not of your function: re-run the "
+                "notebook's setup cell (or restart the kernel) and run the check again; if it persists, "
+                "run `workshop doctor`.") from None
+        print(f"TODO {self.todo} passed — {self.name}")
+
+    def workshop(self) -> Any:
+        from ..workshop import current
+
+        try:
+            ws = current()
+        except RuntimeError:
+            self.fail("no workshop is running in this kernel.",
+                      hint="run the setup cell at the top of the notebook (ws = workshop_lib.start(...)) first.")
+        try:
+            with ws.conn.cursor() as cur:
+                cur.execute("SELECT 1 FROM dual")
+                cur.fetchall()
+        except Exception as exc:  # noqa: BLE001 - any failure means the connection is unusable
+            self.fail(f"the workshop's database connection does not work ({type(exc).__name__}: {exc}).",
+                      hint="restart the kernel and run the notebook from the setup cell; "
+                           "never close agent_conn in your own code.")
+        self.conn = ws.conn
+        return ws
+
+    def globals_of(self, names: tuple[str, ...]) -> dict[str, Any]:
+        scope = getattr(self.fn, "__globals__", None)
+        if not isinstance(scope, dict):
+            self.fail(f"the check needs a plain Python function (def {self.name}(...)), got {_short(self.fn)}.",
+                      hint=f"pass the function itself: checks.todo{self.todo}({self.name}).")
+        missing = [n for n in names if n not in scope]
+        if missing:
+            self.fail(f"the notebook global(s) {', '.join(missing)} used by {self.name} are not defined.",
+                      hint="run the setup cell at the top of the notebook, which defines them.")
+        return scope
+
+    @contextlib.contextmanager
+    def lent(self, replacements: dict[str, Any]) -> Iterator[None]:
+        """Temporarily replace notebook globals of the learner's function (always restored)."""
+        if not replacements:
+            yield
+            return
+        scope = self.fn.__globals__
+        saved = {name: scope[name] for name in replacements}
+        scope.update(replacements)
+        try:
+            yield
+        finally:
+            scope.update(saved)
+
+    # -- calling the learner's function
+    def call(self, described: str, *args: Any, **kwargs: Any) -> list[Any]:
+        """Run the learner's function in a daemon thread with a timeout; return its list result."""
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["value"] = self.fn(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - everything the learner raises is graded
+                box["error"] = exc
+
+        worker = threading.Thread(target=run, name=f"workshop-check-todo{self.todo}", daemon=True)
+        worker.start()
+        try:
+            worker.join(self.timeout)
+        finally:
+            if worker.is_alive():
+                self._stop(worker)
+        error = box.get("error")
+        if ("value" not in box and "error" not in box) or isinstance(error, _Timeout):
+            still = (" It is still running in the background: if the next cells hang, restart the kernel."
+                     if worker.is_alive() else "")
+            self.fail(f"{described} did not return within {self.timeout:g} s.{still}",
+                      hint="look for an endless loop (e.g. `while True` without a break) or a query that "
+                           f"never finishes; the limit can be raised with {TIMEOUT_ENV}=<seconds>.")
+        if isinstance(error, NotImplementedError):
+            self.fail(f"TODO {self.todo} is not implemented yet ({described} raised NotImplementedError).",
+                      hint=f"replace `raise NotImplementedError()` in {self.name} with your code, run that "
+                           "cell, then run this check again.")
+        if error is not None:
+            hint = "read the error and the line it points at, fix the function, re-run its cell and this check."
+            if isinstance(error, TypeError) and "argument" in str(error):
+                hint = ("keep the signature given in the TODO (parameter names and defaults): the check calls "
+                        f"{described}.")
+            self.fail(f"{described} raised {type(error).__name__}: {error}",
+                      got=_where(error), hint=hint)
+        value = box["value"]
+        if value is None:
+            self.fail(f"{described} returned None.", expected="a list",
+                      hint="end the function with `return <your list>` (a missing return gives None).")
+        if inspect.isgenerator(value) or isinstance(value, Iterator):
+            self.fail(f"{described} returned a generator/iterator, not a list.", expected="a list",
+                      got=type(value).__name__,
+                      hint="build and return a list (a list comprehension, or list(...)) instead of using yield.")
+        if not isinstance(value, list):
+            self.fail(f"{described} returned a {type(value).__name__}, not a list.", expected="a list",
+                      got=_short(value), hint="return a Python list.")
+        return value
+
+    def _stop(self, worker: threading.Thread) -> None:
+        """Stop a runaway call: an exception raised in its thread, then cancelling a running statement."""
+        _interrupt(worker)
+        worker.join(2.0)
+        cancel = getattr(self.conn, "cancel", None)  # python-oracledb: Connection.cancel()
+        if worker.is_alive() and callable(cancel):
+            with contextlib.suppress(Exception):
+                cancel()
+            worker.join(2.0)
+
+    def after_call(self, log: _Log, conn: Any, was_open: bool, *, read_only: bool = True) -> None:
+        """Fail when the function closed the shared connection, wrote, or left a transaction open."""
+        if log.closed:
+            self.fail("your function closed the shared connection (conn.close() or `with conn:`).",
+                      hint="the connection belongs to the notebook: use `with conn.cursor() as cur:` and "
+                           "close only the cursor.")
+        if log.refused:
+            self.fail(f"your function tried to change memories (memory_client.{log.refused[0]}).",
+                      hint="this function only reads: call memory_client.search(...) and nothing that writes.")
+        writes = [sql for sql, _, _ in log.statements if _statement_verb(sql) in _WRITE_VERBS]
+        opened = _transaction_open(conn) and not was_open
+        if opened:
+            with contextlib.suppress(Exception):
+                conn.rollback()
+        if read_only and writes:
+            self.fail("your function changed the database; it must only read.",
+                      got=_short(writes[0], 200),
+                      hint="use SELECT statements only (the check rolled your change back).")
+        if opened:
+            self.fail("your function left an uncommitted transaction open on the shared connection.",
+                      hint="do not run INSERT/UPDATE/DELETE here (the check rolled it back).")
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _where(error: BaseException, skip: int = 1) -> str | None:
+    frames = traceback.extract_tb(error.__traceback__)[skip:]  # skip=1: the check's own run() frame
+    if not frames:
+        return None
+    shown = [f"{os.path.basename(f.filename)}:{f.lineno} in {f.name}" + (f": {f.line.strip()}" if f.line else "")
+             for f in frames[-3:]]
+    return "\n            ".join(shown)
+
+
+def _interrupt(worker: threading.Thread) -> None:
+    """Stop a runaway learner function by raising _Timeout inside its thread (CPython only)."""
+    if worker.ident is None:
+        return
+    with contextlib.suppress(Exception):
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(_Timeout))

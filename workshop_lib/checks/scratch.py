@@ -1,0 +1,118 @@
+"""Short-lived data the checks create and always remove: TODO 1's scratch tables, TODO 2/3's probe memories."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .. import config
+from ..config import CHUNKS_TABLE, MEMORY_TABLE, SCHEMA
+from .connection import _fetch, _run
+from .harness import _Grader
+
+PROBE_PREFIX = "workshop-check-"           # record ids of the short-lived memories the checks add
+CHECK_SCHEMA = "WORKSHOP_CHECK"            # second schema TODO 1 is tried on (lite; falls back to own schema)
+
+
+@contextlib.contextmanager
+def _scratch_schema(conn: Any) -> Iterator[str]:
+    """A small second schema for TODO 1: one commented table, one without a comment (dropped afterwards).
+
+    The dedicated schema WORKSHOP_CHECK is used where the connected user can
+    create it (lite); otherwise (Oracle without CREATE ANY TABLE) the
+    connected user's own schema holds the two tables. The uncommented table
+    is named VESSELS, like a commented SUPPLYCHAIN table, so a comment join
+    that forgets the owner picks up the wrong comment.
+    """
+    tag = uuid.uuid4().hex[:8].upper()
+    own = str(getattr(conn, "username", "") or "").upper()
+    created: list[str] = []
+    try:
+        owner = ""
+        for candidate in dict.fromkeys(c for c in (CHECK_SCHEMA, own) if c and c != SCHEMA):
+            try:
+                _run(conn, f"CREATE TABLE {candidate}.CHK_{tag}_BERTHS (berth_id NUMBER PRIMARY KEY, "
+                           "berth_name VARCHAR2(40))")
+            except Exception:  # noqa: BLE001 - no such schema / no privilege: try the next candidate
+                continue
+            owner = candidate
+            created.append(f"{candidate}.CHK_{tag}_BERTHS")
+            break
+        if not owner:
+            raise RuntimeError(f"neither {CHECK_SCHEMA} nor the connected user's schema accepts CREATE TABLE")
+        _run(conn, f"COMMENT ON TABLE {created[0]} IS 'Check scratch table: berths of a port, one row per berth.'")
+        for name in (f"{owner}.VESSELS", f"{owner}.CHK_{tag}_TUGS"):
+            try:
+                _run(conn, f"CREATE TABLE {name} (tug_id NUMBER PRIMARY KEY)")
+            except Exception:  # noqa: BLE001 - a VESSELS table of the user's own exists: use a unique name
+                continue
+            created.append(name)
+            break
+        yield owner
+    finally:
+        for name in reversed(created):
+            with contextlib.suppress(Exception):
+                _run(conn, f"DROP TABLE {name} PURGE")
+
+
+@dataclass
+class _Probe:
+    record_id: str
+    text: str
+    user_id: str
+    agent_id: str
+    kind: str
+    why: str
+
+
+def _remove_stale_probes(ws: Any) -> None:
+    """Delete probe memories an interrupted earlier check may have left behind."""
+    rows = _fetch(ws.conn, f"SELECT record_id FROM {MEMORY_TABLE} WHERE record_id LIKE :prefix",
+                  prefix=PROBE_PREFIX + "%")
+    for (record_id,) in rows:
+        _delete_probe(ws, record_id)
+
+
+def _delete_probe(ws: Any, record_id: str) -> None:
+    with contextlib.suppress(Exception):
+        ws.memory_client.delete_memory(record_id)
+    with contextlib.suppress(Exception):
+        with ws.conn.cursor() as cur:
+            cur.execute(f"DELETE FROM {CHUNKS_TABLE} WHERE source_id = :record_id", record_id=record_id)
+        ws.conn.commit()
+
+
+def _add_probes(grader: _Grader, ws: Any, text: str, specs: list[tuple[str, str, str, str]]) -> list[_Probe]:
+    """Add short-lived memories with ``text`` as (suffix, user, agent, kind, why); removed at the end."""
+    probes = []
+    run = uuid.uuid4().hex[:10]
+    for suffix, user_id, agent_id, kind in specs:
+        probe = _Probe(f"{PROBE_PREFIX}{run}-{suffix}", text, user_id, agent_id, kind, suffix)
+        grader.stack.callback(_delete_probe, ws, probe.record_id)
+        ws.memory_client.add_memory(text, user_id=user_id, agent_id=agent_id, memory_id=probe.record_id,
+                                    metadata={"kind": kind, "subject": f"{CHECK_SCHEMA}.PROBE#{suffix}"})
+        probes.append(probe)
+    return probes
+
+
+def _probe_reason(probe: _Probe) -> str:
+    return {
+        "tool-output": "a tool_output memory (kind == 'tool_output' must be dropped)",
+        "other-user": f"a memory of another user ({probe.user_id}); scope the search to USER_ID",
+        "other-agent": f"a memory of another agent ({probe.agent_id}); scope the search to AGENT_ID",
+    }.get(probe.why, probe.why)
+
+
+def _scope_probes(grader: _Grader, ws: Any, text: str) -> list[_Probe]:
+    return _add_probes(grader, ws, text, [
+        ("tool-output", ws.user_id, ws.agent_id, "tool_output"),
+        ("other-user", config.OTHER_USER_ID, ws.agent_id, "guideline"),
+        ("other-agent", ws.user_id, f"{ws.agent_id}_other", "guideline"),
+    ])
+
+
+def _probe_hits(values: list[Any], probes: list[_Probe], key: Callable[[_Probe], str]) -> list[_Probe]:
+    return [p for p in probes if key(p) in values]

@@ -1,0 +1,132 @@
+"""The check of TODO 1 ``_scan_tables(conn, owner)``: the owner's tables as Facts, owner bound, read-only."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..config import SCHEMA
+from .connection import _fetch, _transaction_open
+from .harness import _Grader, _short
+from .scratch import _scratch_schema
+from .spies import _bind_values, _ConnectionSpy, _Log
+
+
+def _catalog_tables(conn: Any, owner: str) -> dict[str, str | None]:
+    """table -> comment for ``owner``, from two plain dictionary queries of the check's own."""
+    tables = [row[0] for row in _fetch(conn, "SELECT table_name FROM all_tables WHERE owner = :owner",
+                                       owner=owner)]
+    comments = dict(_fetch(conn, "SELECT table_name, comments FROM all_tab_comments WHERE owner = :owner",
+                           owner=owner))
+    return {table: comments.get(table) for table in tables}
+
+
+def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
+    """Grade TODO 1 ``_scan_tables(conn, owner) -> list[Fact]``.
+
+    Checks, against the check's own ALL_TABLES / ALL_TAB_COMMENTS queries:
+    exactly one Fact per table of the owner (SUPPLYCHAIN and a second,
+    freshly created schema with an uncommented table), kind ``table``,
+    subject ``OWNER.TABLE``, body exactly ``table_body``'s format with the
+    comment text and never "None", the owner passed as a bind variable (never
+    in the SQL text), read-only use of the connection.
+    """
+    from ..scanner import table_body
+
+    grader = _Grader(1, fn, timeout)
+    with grader.session():
+        ws = grader.workshop()
+        conn = ws.conn
+        _grade_scan(grader, conn, SCHEMA, table_body)
+        try:
+            owner = grader.stack.enter_context(_scratch_schema(conn))
+        except Exception as exc:  # noqa: BLE001
+            grader.fail(f"the check could not create its scratch tables ({type(exc).__name__}: {exc}).",
+                        hint="this is a problem of the environment, not of your code: run `workshop doctor`.")
+        _grade_scan(grader, conn, owner, table_body)
+
+
+def _grade_scan(grader: _Grader, conn: Any, owner: str, table_body: Callable[..., str]) -> None:
+    expected = _catalog_tables(conn, owner)
+    log = _Log()
+    spy = _ConnectionSpy(conn, log)
+    # The notebook global too, so that a function ignoring its conn argument is recognised.
+    global_log = _Log()
+    scope = getattr(grader.fn, "__globals__", None)
+    lent: dict[str, Any] = {}
+    if isinstance(scope, dict) and "agent_conn" in scope:
+        lent["agent_conn"] = _ConnectionSpy(scope["agent_conn"], global_log)
+    was_open = _transaction_open(conn)
+    described = f"{grader.name}(conn, {owner!r})"
+    try:
+        with grader.lent(lent):
+            facts = grader.call(described, spy, owner)
+    finally:
+        log.live = global_log.live = False
+        spy.restore()
+        for lent_spy in lent.values():
+            lent_spy.restore()
+    grader.after_call(log, conn, was_open)
+    grader.after_call(global_log, conn, was_open)
+    if global_log.statements and not log.statements:
+        grader.fail(f"{described} queried the notebook global agent_conn instead of its conn argument.",
+                    hint="use the connection you are given: `with conn.cursor() as cur:`.")
+
+    for item in facts:
+        if not all(hasattr(item, a) for a in ("kind", "subject", "body")):
+            grader.fail(f"{described} returned an item that is not a Fact.", got=_short(item, 200),
+                        hint="build each item with Fact(kind='table', subject=f'{owner}.{table}', "
+                             "body=table_body(...)-style text).")
+    subjects = [str(f.subject) for f in facts]
+    wanted = {f"{owner}.{t}": c for t, c in expected.items()}
+    dup = sorted({s for s in subjects if subjects.count(s) > 1})
+    if dup:
+        grader.fail(f"{described} returned the same table more than once.", got=", ".join(dup[:5]),
+                    hint="one Fact per table: join ALL_TAB_COMMENTS on both owner and table_name.")
+    missing = sorted(set(wanted) - set(subjects))
+    extra = sorted(set(subjects) - set(wanted))
+    if missing or extra:
+        hint = "select from ALL_TABLES WHERE owner = :owner, LEFT JOIN ALL_TAB_COMMENTS ON owner AND table_name."
+        if extra and all("." not in s for s in extra):
+            hint = f"the subject is OWNER.TABLE, e.g. {owner}.{next(iter(expected), 'TABLE')}."
+        elif missing and not extra:
+            undocumented = [s for s in missing if not (wanted[s] or "").strip()]
+            if undocumented:
+                hint = ("tables without a comment are missing: use a LEFT JOIN to ALL_TAB_COMMENTS so they "
+                        "are kept.")
+        elif any(not s.upper().startswith(f"{owner}.") for s in extra):
+            hint = "only the tables of the given owner: filter ALL_TABLES with WHERE owner = :owner."
+        grader.fail(f"{described} did not return exactly the tables of {owner}.",
+                    expected=f"{len(wanted)} facts, subjects {sorted(wanted)[:8]}",
+                    got=f"{len(subjects)} facts; missing {missing[:5]}, unexpected {extra[:5]}", hint=hint)
+    for fact in facts:
+        if str(fact.kind) != "table":
+            grader.fail(f"{described}: the Fact for {fact.subject} has kind {fact.kind!r}.",
+                        expected="'table'", got=repr(fact.kind), hint="use kind='table' for table facts.")
+        table = str(fact.subject).split(".", 1)[1]
+        body = table_body(owner, table, wanted[str(fact.subject)])
+        if "None" in str(fact.body):
+            grader.fail(f"{described}: the body of {fact.subject} contains 'None'.", expected=repr(body),
+                        got=repr(fact.body),
+                        hint="a table without a comment must say 'not documented (the table has no comment).', "
+                             "never format None into the text.")
+        if fact.body != body:
+            grader.fail(f"{described}: the body of {fact.subject} is not in the required format.",
+                        expected=repr(body), got=_short(fact.body),
+                        hint="body = f'Table {owner}.{table}. Documented purpose: {comment}' (comment stripped), "
+                             "or the 'not documented' sentence when there is no comment.")
+
+    sql_texts = [sql for sql, _, _ in log.statements]
+    if not sql_texts:
+        grader.fail(f"{described} ran no SQL.", hint="query ALL_TABLES and ALL_TAB_COMMENTS with conn.cursor().")
+    literal = re.compile(rf"\b{re.escape(owner)}\b", re.IGNORECASE)
+    inlined = [sql for sql in sql_texts if literal.search(sql)]
+    if inlined:
+        grader.fail(f"{described} wrote the owner {owner!r} into the SQL text.", got=_short(inlined[0], 200),
+                    hint="use a bind variable: WHERE t.owner = :owner, then cur.execute(sql, owner=owner).")
+    bound = any(str(v).upper() == owner.upper()
+                for _, params, kwargs in log.statements for v in _bind_values(params, kwargs))
+    if not bound:
+        grader.fail(f"{described} did not pass the owner as a bind variable.",
+                    hint="cur.execute(sql, owner=owner) with WHERE t.owner = :owner in the SQL.")

@@ -1,0 +1,315 @@
+"""The check of TODO 3 ``hybrid_rrf_search_memories``: one SQL round trip whose rows match the checks' rankings."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..config import CHUNKS_TABLE, EMBED_MODEL, MEMORY_TABLE, SCHEMA
+from .connection import _fetch, _transaction_open
+from .harness import CheckFailure, _Grader, _short
+from .rankings import (
+    SENTINEL,
+    _bounds,
+    _leg_rank_ok,
+    _leg_values,
+    _Rankings,
+    _rankings,
+    _worst_score,
+)
+from .scratch import (
+    _add_probes,
+    _probe_hits,
+    _probe_reason,
+    _remove_stale_probes,
+    _scope_probes,
+)
+from .spies import _ClientSpy, _ConnectionSpy, _keyword_spy, _Log
+
+_HY_KEYS = ("record_id", "kind", "subject", "content", "r_vec", "r_txt", "rrf_score")
+
+
+_LONG_PROBE = ("Workshop check probe: harbour notes kept by the port authority. " + " ".join(
+    f"Note {i}: pilots board inbound ships at the outer anchorage and report to the harbour master."
+    for i in range(1, 9)))
+
+_RECORD_SQL = f"""SELECT m.user_id, m.agent_id, JSON_VALUE(m.metadata, '$.kind') AS kind,
+       JSON_VALUE(m.metadata, '$.subject') AS subject, DBMS_LOB.SUBSTR(m.content, 500, 1) AS content
+FROM {MEMORY_TABLE} m
+WHERE m.record_id = :record_id"""
+
+_EXTRA_CHUNK_SQL = f"""INSERT INTO {CHUNKS_TABLE} (source_id, source_record_type, source_emb_column, chunk_seq,
+       chunk_text, thread_id, user_id, agent_id, status, embedding)
+SELECT source_id, source_record_type, source_emb_column, chunk_seq + 1, :chunk_text, thread_id, user_id,
+       agent_id, status, VECTOR_EMBEDDING({EMBED_MODEL} USING :chunk_text AS DATA)
+FROM {CHUNKS_TABLE}
+WHERE source_id = :record_id AND chunk_seq = 1"""
+
+
+def _wrong_leg_hint(ws: Any, query: str, leg: str, rid: str, rank: int, per_list: int) -> str | None:
+    """Explain a wrong rank by the wrong leg that would give it (tool output kept, scope missing)."""
+    for variant, hint in (
+        ({"drop_tool_output": False}, ("your {leg} leg keeps tool_output memories: add "
+                                       "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")),
+        ({"scoped": False}, "your {leg} leg is not scoped: add m.user_id = :user_id AND m.agent_id = :agent_id."),
+        ({"scoped": False, "drop_tool_output": False},
+         "your {leg} leg is neither scoped to the user/agent nor free of tool_output memories."),
+    ):
+        values = _leg_values(ws, query, leg, **variant)
+        bounds = _bounds(values, smaller_is_better=(leg == "vector"), eps=1e-6 if leg == "vector" else 1e-9)
+        if _leg_rank_ok(bounds, rid, rank, per_list):
+            return hint.format(leg=leg)
+    return None
+
+
+def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
+    """Grade TODO 3 ``hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60) -> list[dict]``.
+
+    Spies on ``agent_conn`` (exactly one SQL execute per call, the query
+    bound rather than pasted into the SQL, no other search round trips) and
+    validates every row against rankings the check computes itself (vector
+    ranks from VECTOR_DISTANCE over each memory's best chunk, keyword ranks
+    from Oracle Text SCORE; ties may be broken either way): int ranks, the
+    999999 sentinel exactly when a leg's top ``per_list`` misses the memory,
+    ``rrf_score == 1/(rrf_k + r_vec) + 1/(rrf_k + r_txt)``, sorted
+    descending, the right top ``k``, content ≤ 500 characters matching the
+    memory; ``per_list``, ``rrf_k`` and ``k`` are varied (the library's
+    reference, called with the same arguments, must pass the same validation
+    first, so an environment problem is never blamed on the learner); the
+    TEU probe's top hit is the CAPACITY_TEU column fact with
+    both legs contributing; probe memories (tool output, another user,
+    another agent, a memory with two chunks) check scoping, the tool_output
+    exclusion and one row per memory.
+    """
+    grader = _Grader(3, fn, timeout)
+    with grader.session():
+        ws = grader.workshop()
+        scope = grader.globals_of(("agent_conn", "MEMORY_TABLE", "ONNX_EMBED_MODEL", "text_query",
+                                   "USER_ID", "AGENT_ID"))
+        _remove_stale_probes(ws)
+
+        teu = "TEU 20-foot equivalent capacity unit for vessels"
+        rows = _grade_hybrid(grader, ws, scope, teu, None, None, None)
+        top = rows[0] if rows else {}
+        if top.get("subject") != f"{SCHEMA}.VESSELS.CAPACITY_TEU" or top.get("kind") != "column":
+            grader.fail(f"the top hit for {teu!r} is not the CAPACITY_TEU column fact.",
+                        expected="kind 'column', subject 'SUPPLYCHAIN.VESSELS.CAPACITY_TEU'",
+                        got=f"kind {top.get('kind')!r}, subject {top.get('subject')!r}")
+        if top.get("r_vec") == SENTINEL or top.get("r_txt") == SENTINEL:
+            grader.fail(f"for {teu!r} both legs must rank the top hit.",
+                        got=f"r_vec={top.get('r_vec')}, r_txt={top.get('r_txt')}",
+                        hint="the keyword leg must use text_query(query) so every term can match.")
+        _grade_hybrid(grader, ws, scope, "Which voyages are delayed and why?", 8, 4, 10)
+        _grade_hybrid(grader, ws, scope, "ORA-00904: invalid identifier -- what does it mean?", 3, 10, 1)
+        _grade_hybrid(grader, ws, scope, "How is the total cargo value computed in US dollars?", 6, 12, 60)
+
+        probe_text = "Workshop check probe: berth log of tug assignments for arriving vessels"
+        probes = _scope_probes(grader, ws, probe_text)
+        multi = _add_probes(grader, ws, _LONG_PROBE, [("two-chunks", ws.user_id, ws.agent_id, "guideline")])[0]
+        try:
+            with ws.conn.cursor() as cur:
+                cur.execute(_EXTRA_CHUNK_SQL, chunk_text=probe_text, record_id=multi.record_id)
+            ws.conn.commit()
+        except Exception:  # noqa: BLE001 - a store whose chunk table differs: the probe keeps one chunk
+            with contextlib.suppress(Exception):
+                ws.conn.rollback()
+        rows = _grade_hybrid(grader, ws, scope, probe_text, 20, 10, 60)
+        leaked = _probe_hits([r.get("record_id") for r in rows], probes, lambda p: p.record_id)
+        if leaked:
+            grader.fail(f"{grader.name}({probe_text!r}, k=20, per_list=10) returned {_probe_reason(leaked[0])}.",
+                        hint="both legs need: m.user_id = :user_id AND m.agent_id = :agent_id AND "
+                             "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")
+
+
+def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k: int | None,
+                  per_list: int | None, rrf_k: int | None) -> list[dict[str, Any]]:
+    from .. import reference
+
+    args = {name: value for name, value in (("k", k), ("per_list", per_list), ("rrf_k", rrf_k))
+            if value is not None}
+    k_eff, p_eff, rrf_eff = k or 5, per_list or 30, 60 if rrf_k is None else rrf_k
+    described = f"{grader.name}({query!r}" + "".join(f", {n}={v!r}" for n, v in args.items()) + ")"
+    log = _Log()
+    conn_spy = _ConnectionSpy(scope["agent_conn"], log)
+    lent: dict[str, Any] = {"agent_conn": conn_spy}
+    if "memory_client" in scope:
+        lent["memory_client"] = _ClientSpy(scope["memory_client"], log)
+    if "keyword_search_memories" in scope:
+        lent["keyword_search_memories"] = _keyword_spy(scope["keyword_search_memories"], log)
+    was_open = _transaction_open(ws.conn)
+    try:
+        with grader.lent(lent):
+            rows = grader.call(described, query, **args)
+    finally:
+        log.live = False
+        conn_spy.restore()
+    grader.after_call(log, ws.conn, was_open)
+
+    executes = len(log.statements)
+    if executes != 1 or log.searches or log.keyword_searches:
+        extra = []
+        if log.searches:
+            extra.append(f"{len(log.searches)} memory_client.search call(s)")
+        if log.keyword_searches:
+            extra.append(f"{log.keyword_searches} keyword_search_memories call(s)")
+        grader.fail(f"{described} made {executes} SQL execute call(s)" + (f" and {', '.join(extra)}" if extra else "")
+                    + ".", expected="exactly one cursor.execute of one SQL statement",
+                    hint="one statement: WITH vec AS (...), txt AS (...) SELECT ... FROM vec FULL OUTER JOIN txt "
+                         "... — both legs and the fusion run inside the database.")
+    sql = log.statements[0][0]
+    if query in sql:
+        grader.fail(f"{described} pasted the query text into the SQL.",
+                    hint="bind it: VECTOR_EMBEDDING(... USING :q AS DATA) and CONTAINS(m.content, :kw, 1) with "
+                         "kw = text_query(query).")
+
+    rankings = _rankings(ws, query)
+    # Self-test first: the library's reference, called with the same arguments, must satisfy the
+    # same validation; if it does not, the environment is at fault and the learner is not blamed.
+    expected = reference.hybrid_rrf_search_memories(query, k_eff, p_eff, rrf_eff, conn=ws.conn,
+                                                    user_id=ws.user_id, agent_id=ws.agent_id)
+    try:
+        _validate_rows(grader, f"the reference for {described}", ws, query, expected, rankings, k_eff, p_eff,
+                       rrf_eff)
+    except CheckFailure as problem:
+        grader.fail("the check cannot grade this call: the workshop's reference implementation disagrees with "
+                    "the rankings the check computes (" + str(problem).splitlines()[0] + ").",
+                    hint="this is a problem of the environment, not of your code: run `workshop doctor` and "
+                         "re-run the notebook's setup cell.")
+    _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff)
+    return rows
+
+
+def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: list[Any], rk: _Rankings, k: int,
+                   per_list: int, rrf_k: int) -> None:
+    sql_hint = ("rank each leg with ROW_NUMBER() OVER (ORDER BY ...) — 1 is best — keep its top :per_list, "
+                "FULL OUTER JOIN the legs and NVL a missing rank to 999999.")
+    for row in rows:
+        if not isinstance(row, Mapping):
+            grader.fail(f"{described} returned a row that is not a dict.", got=_short(row, 200),
+                        hint="names = [d[0].lower() for d in cur.description]; "
+                             "rows = [dict(zip(names, r)) for r in cur.fetchall()].")
+        missing = [key for key in _HY_KEYS if key not in row]
+        if missing:
+            upper = all(str(key).upper() == str(key) for key in row)
+            grader.fail(f"{described} returned rows without {', '.join(missing)}.", expected=list(_HY_KEYS),
+                        got=sorted(map(str, row)),
+                        hint="lower-case the column names from cur.description." if upper else
+                        "alias the SELECT columns record_id, kind, subject, content, r_vec, r_txt, rrf_score.")
+        for key in ("r_vec", "r_txt"):
+            value = row[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                grader.fail(f"{described}: {key} must be an int rank.", got=_short(value, 60),
+                            hint="a rank is a position (ROW_NUMBER()), not a distance or a score; convert with "
+                                 "int(...) in Python.")
+        if isinstance(row["rrf_score"], bool) or not isinstance(row["rrf_score"], float):
+            grader.fail(f"{described}: rrf_score must be a float.", got=_short(row["rrf_score"], 60),
+                        hint="convert with float(row['rrf_score']).")
+        if not isinstance(row["content"], str) or len(row["content"]) > 500:
+            grader.fail(f"{described}: content must be a str of at most 500 characters.",
+                        got=f"{type(row['content']).__name__} of length "
+                            f"{len(row['content']) if hasattr(row['content'], '__len__') else '?'}",
+                        hint="select DBMS_LOB.SUBSTR(m.content, 500, 1) AS content.")
+    if len(rows) > k:
+        grader.fail(f"{described} returned {len(rows)} rows.", expected=f"at most k={k}",
+                    hint="end the statement with FETCH FIRST :k ROWS ONLY.")
+    ids = [row["record_id"] for row in rows]
+    dup = sorted({rid for rid in ids if ids.count(rid) > 1})
+    if dup:
+        grader.fail(f"{described} returned a memory more than once.", got=dup[:3],
+                    hint="one row per memory: the vector leg groups the chunks by c.source_id and ranks each "
+                         "memory by its best chunk (MIN(VECTOR_DISTANCE(...))).")
+    in_scope = set(rk.distance) | set(rk.score)
+    for row in rows:
+        rid = row["record_id"]
+        if rid not in in_scope:
+            info = _fetch(ws.conn, _RECORD_SQL, record_id=rid)
+            why = "a record the workshop's memories do not contain"
+            if info:
+                user_id, agent_id, kind, _, _ = info[0]
+                if kind == "tool_output":
+                    why = "a tool_output memory; exclude kind 'tool_output' in both legs"
+                elif user_id != ws.user_id:
+                    why = f"a memory of another user ({user_id}); scope both legs with m.user_id = :user_id"
+                elif agent_id != ws.agent_id:
+                    why = f"a memory of another agent ({agent_id}); scope both legs with m.agent_id = :agent_id"
+            grader.fail(f"{described} returned {rid!r}: {why}.")
+    for row in rows:
+        rid = row["record_id"]
+        for key, bounds, label in (("r_vec", rk.vec_bounds, "vector"), ("r_txt", rk.txt_bounds, "keyword")):
+            rank = row[key]
+            if _leg_rank_ok(bounds, rid, rank, per_list):
+                continue
+            if rid in bounds:
+                lo, hi = bounds[rid]
+                if lo > per_list:
+                    should = f"{SENTINEL} (rank {lo} is outside the top per_list={per_list})"
+                elif hi > per_list:
+                    within = f"{lo}" if lo == per_list else f"{lo}..{per_list}"
+                    should = f"{within} or {SENTINEL} (tied at the per_list={per_list} cut-off)"
+                else:
+                    should = f"{lo}" if lo == hi else f"{lo}..{hi} (tied)"
+            else:
+                should = f"{SENTINEL} (the {label} leg does not find it)"
+            hint = _wrong_leg_hint(ws, query, label, rid, rank, per_list)
+            if hint:
+                pass
+            elif rank == 0 or (rid in bounds and rank == bounds[rid][0] - 1):
+                hint = "ranks start at 1: use ROW_NUMBER() as it is, without subtracting 1."
+            elif rank != SENTINEL and rank > per_list and rank > 900:
+                hint = f"a memory a leg did not return gets the sentinel rank {SENTINEL}: NVL(r, 999999)."
+            elif rank != SENTINEL and rank > per_list:
+                hint = "each leg keeps only its top :per_list rows (FETCH FIRST :per_list ROWS ONLY)."
+            elif label == "keyword" and rank == SENTINEL:
+                hint = ("the keyword leg must search CONTAINS(m.content, :kw, 1) > 0 with kw = text_query(query) "
+                        "(raw user text is an Oracle Text phrase/operator query) and rank by SCORE(1) DESC.")
+            elif label == "keyword":
+                hint = "rank the keyword leg by SCORE(1) DESC (higher score = better = rank 1)."
+            else:
+                hint = ("rank the vector leg by the smallest VECTOR_DISTANCE(..., COSINE) of each memory's "
+                        "chunks, ascending.")
+            grader.fail(f"{described}: {key} of {row.get('subject') or rid} is {rank}.",
+                        expected=should, got=rank, hint=hint)
+        if row["r_vec"] == SENTINEL and row["r_txt"] == SENTINEL:
+            grader.fail(f"{described}: {rid} has the sentinel rank in both legs.", hint=sql_hint)
+    for key in ("r_vec", "r_txt"):
+        ranks = [row[key] for row in rows if row[key] != SENTINEL]
+        if len(ranks) != len(set(ranks)):
+            grader.fail(f"{described}: two rows share the same {key}.", got=sorted(ranks), hint=sql_hint)
+    for row in rows:
+        want = 1.0 / (rrf_k + row["r_vec"]) + 1.0 / (rrf_k + row["r_txt"])
+        if not math.isclose(row["rrf_score"], want, rel_tol=1e-9, abs_tol=1e-12):
+            grader.fail(f"{described}: rrf_score of {row['record_id']} does not match its ranks.",
+                        expected=f"1/({rrf_k}+{row['r_vec']}) + 1/({rrf_k}+{row['r_txt']}) = {want:.10f}",
+                        got=row["rrf_score"],
+                        hint="rrf_score = 1 / (:rrf_k + r_vec) + 1 / (:rrf_k + r_txt), with the rrf_k argument.")
+    scores = [row["rrf_score"] for row in rows]
+    if any(a < b - 1e-12 for a, b in itertools.pairwise(scores)):
+        grader.fail(f"{described} is not sorted by rrf_score, best first.", got=[round(s, 6) for s in scores],
+                    hint="ORDER BY rrf_score DESC.")
+    for row in rows:
+        info = _fetch(ws.conn, _RECORD_SQL, record_id=row["record_id"])
+        _, _, kind, subject, content = info[0]
+        if row["content"] != (content or "") or row["kind"] != kind or row["subject"] != subject:
+            grader.fail(f"{described}: kind/subject/content of {row['record_id']} do not match the memory.",
+                        expected=_short((kind, subject, content), 160),
+                        got=_short((row["kind"], row["subject"], row["content"]), 160),
+                        hint="kind and subject from JSON_VALUE(m.metadata, '$.kind' / '$.subject'); "
+                             "content = DBMS_LOB.SUBSTR(m.content, 500, 1) of the same memory.")
+
+    certain = {rid for rid in in_scope
+               if (rid in rk.vec_bounds and rk.vec_bounds[rid][1] <= per_list)
+               or (rid in rk.txt_bounds and rk.txt_bounds[rid][1] <= per_list)}
+    returned = set(ids)
+    lowest = min(scores) if scores else math.inf
+    for rid in sorted(certain - returned):
+        worst = _worst_score(rk.vec_bounds, rid, per_list, rrf_k) + _worst_score(rk.txt_bounds, rid, per_list, rrf_k)
+        if len(rows) < k or worst > lowest + 1e-12:
+            grader.fail(f"{described} left out {rid}, which belongs in the top {k}.",
+                        expected=f"{min(k, len(certain | returned))} rows including {rid} "
+                                 f"(its fused score is at least {worst:.6f})",
+                        got=f"{len(rows)} rows, lowest rrf_score {lowest:.6f}",
+                        hint="FULL OUTER JOIN the two legs (a memory found by only one leg still counts), "
+                             "ORDER BY rrf_score DESC, FETCH FIRST :k ROWS ONLY.")
