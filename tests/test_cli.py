@@ -39,3 +39,17 @@ def test_oracle_without_settings_exits_2_with_the_missing_names(
     monkeypatch.chdir(home)
     assert main(["seed", "--backend", "oracle"]) == 2
     assert "ORACLE_DSN" in capsys.readouterr().err
+
+
+def test_doctor_notices_missing_spatial_indexes(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import workshop_lib
+
+    assert main(["setup", "--upto", "seed"]) == 0
+    conn = workshop_lib.connect()
+    with conn.cursor() as cur:
+        cur.execute("DROP INDEX supplychain.ports_location_sx")
+    conn.close()
+    capsys.readouterr()
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "ORA-13226" in out and "--reseed" in out

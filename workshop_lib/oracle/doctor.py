@@ -109,7 +109,13 @@ def check_catalog(conn: Any) -> Check:
     if empty:
         return Check("SUPPLYCHAIN seed", False, f"empty tables: {', '.join(empty)} ({detail})",
                      "run `workshop setup` to (re)seed SUPPLYCHAIN.")
-    return Check("SUPPLYCHAIN seed", True, detail)
+    from ..seed import spatial_indexes_present
+
+    if not spatial_indexes_present(conn):
+        return Check("SUPPLYCHAIN seed", False,
+                     f"the spatial indexes are missing, so SDO_WITHIN_DISTANCE fails with ORA-13226 ({detail})",
+                     "run `workshop setup --reseed` to recreate SUPPLYCHAIN with its spatial indexes.")
+    return Check("SUPPLYCHAIN seed", True, detail + "; spatial indexes present")
 
 
 def check_model(conn: Any) -> Check:
