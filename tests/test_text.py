@@ -9,16 +9,14 @@ from itertools import accumulate
 import pytest
 
 from workshop_lib.lite.text import (
-    STOPWORDS,
     WILDCARD_MAXTERMS,
     ParsedQuery,
     TextIndex,
     TextQueryError,
     parse_query,
     term_score,
-    tokenize,
 )
-from workshop_lib.textquery import text_query
+from workshop_lib.oracle_text import STOPWORDS, text_query, tokenize
 
 CORPUS = {
     1: "Red apple and green pear",

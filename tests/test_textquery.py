@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from workshop_lib.lite.text import STOPWORDS, TextIndex, parse_query, tokenize
-from workshop_lib.textquery import MAX_QUERY_BYTES, MAX_TERMS, text_query
+from workshop_lib.lite.text import TextIndex, parse_query
+from workshop_lib.oracle_text import STOPWORDS, tokenize
+from workshop_lib.oracle_text import MAX_QUERY_BYTES, MAX_TERMS, text_query
 
 SAFE_SHAPE = re.compile(r"\{[^\W_]+\}(?: ACCUM \{[^\W_]+\})*")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .config import AGENT_ID, MEMORY_TABLE, RERANK_MODEL, USER_ID
-from .textquery import text_query
+from .oracle_text import text_query
 
 __all__ = ["text_query", "keyword_search_memories", "rerank", "reranker_available", "check_query", "check_k"]
 

@@ -63,50 +63,19 @@ from typing import Iterable, Union
 import numpy as np
 
 from ..errors import WorkshopError
+from ..oracle_text import MAX_QUERY_TOKEN_BYTES, STOPWORDS, tokenize
 
 __all__ = [
-    "STOPWORDS",
     "WILDCARD_MAXTERMS",
-    "MAX_QUERY_TOKEN_BYTES",
     "TextQueryError",
     "ParsedQuery",
     "TextIndex",
-    "tokenize",
     "parse_query",
     "term_score",
 ]
 
-# Oracle Text Reference, appendix "Oracle Text Supplied Stoplists", English
-# default stoplist (11g and later; Mr/Mrs/Ms listed capitalised there).
-STOPWORDS: frozenset[str] = frozenset("""
-    a all almost also although an and any are as at
-    be because been both but by
-    can could
-    d did do does
-    either
-    for from
-    had has have having he her here hers him his how however
-    i if in into is it its
-    just
-    ll
-    me might mr mrs ms my
-    no non nor not
-    of on one only onto or our ours
-    s shall she should since so some still such
-    t than that the their them then there therefore these they this those
-    though through thus to too
-    until
-    ve very
-    was we were what when where whether which while who whose why will with
-    would
-    yet you your yours
-""".split())
-
 WILDCARD_MAXTERMS = 20000       # Oracle's default WILDCARD_MAXTERMS
-MAX_QUERY_TOKEN_BYTES = 64      # longer query tokens raise DRG-50943 in Oracle
 _MAX_NESTING = 50               # keeps recursive descent far from Python's limit
-
-_TOKEN_RE = re.compile(r"[^\W_]+")
 
 
 class TextQueryError(WorkshopError, ValueError):
@@ -132,21 +101,6 @@ def _syntax_error(column: int, detail: str) -> TextQueryError:
     return TextQueryError(
         f"DRG-50901: text query parser syntax error on line 1, column {column}: {detail}",
         code="DRG-50901", column=column)
-
-
-def tokenize(text: str) -> list[str]:
-    """Split ``text`` into lower-cased tokens the way BASIC_LEXER does.
-
-    A token is a maximal run of alphanumeric characters (letters of any
-    script and digits, after NFC normalisation); everything else separates
-    tokens. Stopwords are kept so that positions stay right; filter them with
-    :data:`STOPWORDS` when you need only the indexed terms.
-    """
-    text = unicodedata.normalize("NFC", text)
-    if text.isascii():                      # lower-casing first is safe (and faster) for ASCII
-        return _TOKEN_RE.findall(text.lower())
-    # elsewhere lower-case per token: 'İ'.lower() adds a combining mark that must not split a word
-    return [token.lower() for token in _TOKEN_RE.findall(text)]
 
 
 def term_score(freq: int, n_docs: int, doc_freq: int) -> int:

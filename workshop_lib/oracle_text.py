@@ -1,10 +1,73 @@
-"""Build safe Oracle Text queries from free text, for Oracle and the lite backend alike."""
+"""Oracle Text's default lexer and stoplist, and a safe query builder: shared by both backends.
+
+Oracle evaluates ``CONTAINS`` with its own ``BASIC_LEXER`` and
+``CTXSYS.DEFAULT_STOPLIST``; the lite engine's Oracle Text index is handed the
+same rules (:func:`tokenize`, :data:`STOPWORDS`) when the lite backend opens
+a connection, and :func:`text_query` builds queries from them, so a query
+built here means the same thing to both backends. Nothing here imports the
+rest of the workshop.
+
+* **Lexer.** Case-insensitive; a token is a maximal run of alphanumeric
+  characters (letters of any script, digits); every other character separates
+  tokens, so ``ORA-00904`` is ``ora`` + ``00904`` and ``AT&T`` is ``at`` +
+  ``t``. Text is NFC-normalised first.
+* **Stoplist.** :data:`STOPWORDS` is the English default stoplist of the
+  current Oracle Text Reference ("Oracle Text Supplied Stoplists", 114 words
+  since 11g).
+"""
 
 from __future__ import annotations
 
-from .lite.text import MAX_QUERY_TOKEN_BYTES, STOPWORDS, tokenize
+import re
+import unicodedata
 
-__all__ = ["text_query", "MAX_TERMS", "MAX_QUERY_BYTES"]
+__all__ = ["STOPWORDS", "MAX_QUERY_TOKEN_BYTES", "tokenize", "text_query", "MAX_TERMS", "MAX_QUERY_BYTES"]
+
+# Oracle Text Reference, appendix "Oracle Text Supplied Stoplists", English
+# default stoplist (11g and later; Mr/Mrs/Ms listed capitalised there).
+STOPWORDS: frozenset[str] = frozenset("""
+    a all almost also although an and any are as at
+    be because been both but by
+    can could
+    d did do does
+    either
+    for from
+    had has have having he her here hers him his how however
+    i if in into is it its
+    just
+    ll
+    me might mr mrs ms my
+    no non nor not
+    of on one only onto or our ours
+    s shall she should since so some still such
+    t than that the their them then there therefore these they this those
+    though through thus to too
+    until
+    ve very
+    was we were what when where whether which while who whose why will with
+    would
+    yet you your yours
+""".split())
+
+MAX_QUERY_TOKEN_BYTES = 64      # longer query tokens raise DRG-50943 in Oracle
+
+_TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into lower-cased tokens the way BASIC_LEXER does.
+
+    A token is a maximal run of alphanumeric characters (letters of any
+    script and digits, after NFC normalisation); everything else separates
+    tokens. Stopwords are kept so that positions stay right; filter them with
+    :data:`STOPWORDS` when you need only the indexed terms.
+    """
+    text = unicodedata.normalize("NFC", text)
+    if text.isascii():                      # lower-casing first is safe (and faster) for ASCII
+        return _TOKEN_RE.findall(text.lower())
+    # elsewhere lower-case per token: 'İ'.lower() adds a combining mark that must not split a word
+    return [token.lower() for token in _TOKEN_RE.findall(text)]
+
 
 MAX_TERMS = 64            # more terms add little to ranking and only slow the query
 MAX_QUERY_BYTES = 4000    # a CONTAINS query bound as VARCHAR2 must fit in 4000 bytes
