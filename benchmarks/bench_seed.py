@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             times = []
             for run in range(max(1, args.runs)):
-                report = run_seed(conn, backend="lite")
+                report = run_seed(conn, atomic=True, label="lite")
                 times.append(report.elapsed_seconds)
                 print(f"run {run + 1}: {report.elapsed_seconds:.3f} s ({report.statements} statements, "
                       f"{sum(report.row_counts.values())} rows)")

@@ -31,7 +31,8 @@ SEED = 20251101
 # (UTC), voyages before it are completed, after it scheduled.
 REFERENCE_INSTANT = datetime(2025, 11, 1, 0, 0, 0)
 REFERENCE_DATE = REFERENCE_INSTANT.date()
-OUTPUT = Path(__file__).resolve().parent / "supplychain.sql"
+# The library ships the script as package data; seed/supplychain.sql is a link to it.
+OUTPUT = Path(__file__).resolve().parent.parent / "workshop_lib" / "data" / "supplychain.sql"
 SCHEMA = "supplychain"
 
 # Table names in dependency order (parents first). Tests assert these counts.

@@ -227,10 +227,10 @@ def test_oracle_client_uses_oamp_db_store_with_the_workshop_prefix(recwarn):
 @pytest.mark.oracle
 def test_live_oracle_client_round_trip():
     """Against a real database (ORACLE_DSN set): the OAMP DB store writes EDA_ONNX_MEMORY."""
-    from workshop_lib.db import create_pool
+    from workshop_lib.backends import get_backend
 
     settings = load_settings({**__import__("os").environ, "WORKSHOP_BACKEND": "oracle"})
-    pool = create_pool(settings)
+    pool = get_backend(settings).memory_target(None)
     memory = build_memory_client(pool, settings)
     try:
         memory_id = "test-live-oamp-round-trip"

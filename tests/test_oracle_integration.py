@@ -19,7 +19,7 @@ from workshop_lib.config import EMBED_DIM, MEMORY_TABLE, SCHEMA, USER_ID, load_s
 from workshop_lib.oracle.bootstrap import bootstrap, embedding_dimension, probe_text_sync, seed_state
 from workshop_lib.oracle.connection import connect_admin, connect_as
 from workshop_lib.oracle.diagnosis import diagnose
-from workshop_lib.oracle.doctor import run_doctor
+from workshop_lib.backends import get_backend
 
 pytestmark = pytest.mark.oracle
 REPO = Path(__file__).resolve().parent.parent
@@ -94,7 +94,7 @@ def test_text_index_syncs_on_commit(agent):
 
 
 def test_doctor_is_all_green(settings, bootstrapped):
-    report = run_doctor(settings, "oracle")
+    report = get_backend(dataclasses.replace(settings, backend="oracle")).doctor()
     assert report.ok, report.render()
     assert {c.name for c in report.checks} >= {"connection", "database version", "privileges",
                                                "SUPPLYCHAIN seed", "embedding model", "vector pool",
@@ -106,7 +106,7 @@ def test_wrong_password_is_diagnosed(settings, bootstrapped):
         connect_as(settings, settings.oracle_user, settings.oracle_password + "x")
     assert _error_code(info.value) == "ORA-01017"
     bad = dataclasses.replace(settings, oracle_password=settings.oracle_password + "x")
-    check = {c.name: c for c in run_doctor(bad, "oracle").checks}["connection"]
+    check = {c.name: c for c in get_backend(dataclasses.replace(bad, backend="oracle")).doctor().checks}["connection"]
     assert not check.ok and "ORACLE_PASSWORD" in check.fix
 
 

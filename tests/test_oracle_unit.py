@@ -10,6 +10,7 @@ errors, the wait loop's timing, the lite doctor.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import socket
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from workshop_lib.backends import get_backend
 from workshop_lib.config import (
     AGENT_SCHEMA,
     CHUNKS_TABLE,
@@ -67,6 +69,9 @@ class FakeCursor:
 
     def fetchall(self):
         return list(self._rows)
+
+    def fetchone(self):
+        return self._rows[0] if self._rows else None
 
 
 class FakeConnection:
@@ -147,7 +152,7 @@ class FakeOracle:
         if "FROM USER_TAB_PRIVS_MADE" in u:
             return [(g,) for g in sorted({g for o, _, g in self.obj_grants if o == user})]
         if "FROM USER_MINING_MODELS" in u:
-            return [(1 if p["m"] in self.models else 0,)]
+            return [(1 if p["name"] in self.models else 0,)]
         if "VECTOR_DIMENSION_COUNT" in u:
             return [(EMBED_DIM,)]
         if u.startswith("SELECT INDEX_NAME, STATUS, DOMIDX_STATUS"):
@@ -409,8 +414,8 @@ def fake_world(monkeypatch):
     monkeypatch.setattr(B, "create_pool_as", lambda s, u, p, **kw: types.SimpleNamespace(close=lambda force=False: None, user=u))
     monkeypatch.setattr("workshop_lib.oracle.waiting.wait_for_database", lambda *a, **k: 0.0)
 
-    def run_seed(conn, *, backend):
-        assert backend == "oracle" and conn.user == SCHEMA
+    def run_seed(conn, *, atomic, label):
+        assert not atomic and label == "oracle" and conn.user == SCHEMA
         calls["seed"] += 1
         db.tables[SCHEMA] = {t: 10 for t in P.SEED_TABLES}
         db.obj_grants = {g for g in db.obj_grants if g[0] != SCHEMA}   # DROP TABLE drops grants
@@ -419,7 +424,7 @@ def fake_world(monkeypatch):
         calls["model_load"] += 1
         db.models.add(name)
 
-    def build_memory_client(pool, settings):
+    def build_oracle_memory_client(pool, settings):
         calls["memory"] += 1
         owned = db.tables.setdefault(pool.user.upper(), {})
         owned[MEMORY_TABLE.upper()] = 0
@@ -428,12 +433,12 @@ def fake_world(monkeypatch):
     def spatial_indexes_present(conn):
         return bool(db.tables.get(SCHEMA))  # the fake seed creates tables and indexes together
 
-    monkeypatch.setitem(sys.modules, "workshop_lib.seed", types.SimpleNamespace(
-        run_seed=run_seed, spatial_indexes_present=spatial_indexes_present))
+    monkeypatch.setitem(sys.modules, "workshop_lib.seed", types.SimpleNamespace(run_seed=run_seed))
+    monkeypatch.setattr("workshop_lib.dictionary.spatial_indexes_present", spatial_indexes_present)
     monkeypatch.setitem(sys.modules, "workshop_lib.embedding.oracle_loader",
                         types.SimpleNamespace(load_model_oracle=load_model_oracle))
-    monkeypatch.setitem(sys.modules, "workshop_lib.memory.client",
-                        types.SimpleNamespace(build_memory_client=build_memory_client))
+    monkeypatch.setitem(sys.modules, "workshop_lib.oracle.memory",
+                        types.SimpleNamespace(build_oracle_memory_client=build_oracle_memory_client))
     import workshop_lib.embedding as emb
     monkeypatch.setattr(emb, "ensure_model", lambda s: types.SimpleNamespace(path="m.onnx"), raising=False)
     return db, calls
@@ -652,9 +657,9 @@ def test_model_check_wants_384_dimensions():
 
 
 def test_doctor_without_settings_or_database_explains_and_fails():
-    report = D.run_doctor(settings_for(ORACLE_DSN=None), "oracle")
+    report = D.doctor_oracle(settings_for(ORACLE_DSN=None))
     assert not report.ok and report.checks[0].name == "settings" and ".env" in report.checks[0].fix
-    report = D.run_doctor(settings_for(ORACLE_DSN=f"127.0.0.1:{_free_port()}/FREEPDB1"), "oracle")
+    report = D.doctor_oracle(settings_for(ORACLE_DSN=f"127.0.0.1:{_free_port()}/FREEPDB1"))
     assert not report.ok
     conn_check = report.checks[-1]
     assert conn_check.name == "connection" and conn_check.detail.startswith("DPY-6005")
@@ -666,7 +671,7 @@ def test_doctor_without_settings_or_database_explains_and_fails():
 
 
 def test_lite_doctor_on_an_empty_home_points_at_setup(home):
-    report = D.run_doctor(load_settings(), "lite")
+    report = get_backend(dataclasses.replace(load_settings(), backend="lite")).doctor()
     assert report.backend == "lite" and not report.ok
     by_name = {c.name: c for c in report.checks}
     assert by_name["connection"].ok, by_name["connection"]
@@ -758,13 +763,13 @@ def test_lite_doctor_after_setup_is_green_and_notices_a_dropped_text_index(home)
     settings = load_settings()
     ws = start(settings=settings, upto="memory")
     try:
-        report = D.run_doctor(settings, "lite")
+        report = get_backend(dataclasses.replace(settings, backend="lite")).doctor()
         assert report.ok, report.render()
         assert "0 memories" in {c.name: c for c in report.checks}["workshop memories"].detail
         with ws.conn.cursor() as cur:
             cur.execute(f"DROP INDEX {TEXT_INDEX}")
         ws.conn.commit()
-        broken = {c.name: c for c in D.run_doctor(settings, "lite").checks}["text index"]
+        broken = {c.name: c for c in get_backend(dataclasses.replace(settings, backend="lite")).doctor().checks}["text index"]
         assert not broken.ok and "workshop setup" in broken.fix
     finally:
         ws.close()

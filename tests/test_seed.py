@@ -21,7 +21,7 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from workshop_lib.errors import ConfigError, SeedError
+from workshop_lib.errors import SeedError
 from workshop_lib.lite import connect as lite_connect
 from workshop_lib.seed import DEFAULT_SQL_PATH, SeedReport, created_tables, run_seed, split_statements
 
@@ -549,7 +549,7 @@ def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, See
     home = tmp_path_factory.mktemp("seeded")
     conn = _connect(home)
     try:
-        report = run_seed(conn, backend="lite")
+        report = run_seed(conn, atomic=True, label="lite")
         dump = _dump(conn)
     finally:
         conn.close()
@@ -621,7 +621,7 @@ def test_second_run_leaves_identical_data(seeded_home: Path, seeded_template) ->
     conn = _connect(seeded_home)
     assert _spatial_state(conn) == (SPATIAL_INDEXES, [("PORTS", "LOCATION", 4326),
                                                       ("VESSEL_POSITIONS", "POSITION", 4326)])
-    report = run_seed(conn, backend="lite")
+    report = run_seed(conn, atomic=True, label="lite")
     assert report.row_counts == EXPECTED_COUNTS
     assert _dump(conn) == first_dump
     # The metadata DELETE made the re-run possible (no ORA-13223) and left one row per column; the
@@ -675,7 +675,7 @@ def test_seed_as_supplychain_owns_the_metadata_and_reruns(home: Path, tmp_path: 
     path = _ports_only_seed(tmp_path)
     owner = lite_connect(home, "SUPPLYCHAIN")
     for _run in range(2):
-        assert run_seed(owner, path, backend="lite").row_counts == {"ports": 25}
+        assert run_seed(owner, path, atomic=True, label="lite").row_counts == {"ports": 25}
         cur = owner.cursor()
         cur.execute(METADATA_SQL)
         assert cur.fetchall() == [("PORTS", "LOCATION", 4326)]
@@ -705,7 +705,7 @@ def test_seed_repairs_a_half_created_schema(seeded_home: Path, seeded_template) 
     cur.execute("INSERT INTO supplychain.containers (junk) VALUES (1)")
     cur.execute("CREATE TABLE supplychain.scratch (note VARCHAR2(20))")
     conn.commit()
-    report = run_seed(conn, backend="lite")
+    report = run_seed(conn, atomic=True, label="lite")
     assert report.row_counts == EXPECTED_COUNTS
     assert _dump(conn) == first_dump
     assert "scratch" in _tables(conn)  # tables the seed does not own are left alone
@@ -719,7 +719,7 @@ def test_seed_into_a_fresh_home_with_stray_tables(home: Path, seed: SeedContent)
     cur.execute("INSERT INTO supplychain.carriers (carrier_id) VALUES (999)")
     conn.commit()
     path, _number = _broken_copy(home, None, "")
-    report = run_seed(conn, path, backend="lite")
+    report = run_seed(conn, path, atomic=True, label="lite")
     assert report.row_counts == {"carriers": 15, "ports": 25, "vessels": 30}
     cur.execute("SELECT MAX(carrier_id) FROM supplychain.carriers")
     assert cur.fetchone()[0] == 15
@@ -754,7 +754,7 @@ def test_broken_statement_fails_and_keeps_previous_data(seeded_home: Path, seede
     path, number = _broken_copy(tmp_path, bad, "INSERT INTO supplychain.ports")
     conn = _connect(seeded_home)
     with pytest.raises(SeedError) as info:
-        run_seed(conn, path, backend="lite")
+        run_seed(conn, path, atomic=True, label="lite")
     message = str(info.value)
     assert f"statement {number} of" in message
     assert bad in message and "ORA-00904" in message
@@ -768,7 +768,7 @@ def test_failed_first_seed_leaves_no_tables(home: Path, tmp_path: Path) -> None:
                                  "INSERT INTO supplychain.voyages")
     conn = _connect(home)
     with pytest.raises(SeedError, match="ORA-00942"):
-        run_seed(conn, path, backend="lite")
+        run_seed(conn, path, atomic=True, label="lite")
     assert not _tables(conn) & set(EXPECTED_COUNTS)
     conn.close()
 
@@ -782,7 +782,7 @@ def test_oracle_path_drops_the_tables_it_created(home: Path, tmp_path: Path) -> 
     cur = conn.cursor()
     cur.execute("CREATE TABLE supplychain.scratch (note VARCHAR2(20))")
     with pytest.raises(SeedError) as info:
-        run_seed(conn, path, backend="oracle")
+        run_seed(conn, path, atomic=False, label="oracle")
     message = str(info.value)
     assert f"statement {number} of" in message
     assert "dropped again (supplychain.carriers, supplychain.ports, supplychain.vessels)" in message
@@ -794,7 +794,7 @@ def test_oracle_path_commits_a_good_run(home: Path, seeded_template) -> None:
     _template, _report, first_dump = seeded_template
     path, _number = _broken_copy(home, None, "")  # carriers, ports and vessels only: quicker
     conn = _connect(home)
-    report = run_seed(conn, path, backend="oracle")
+    report = run_seed(conn, path, atomic=False, label="oracle")
     assert report.row_counts == {"carriers": 15, "ports": 25, "vessels": 30}
     conn.rollback()  # nothing may be left uncommitted
     cur = conn.cursor()
@@ -806,14 +806,14 @@ def test_oracle_path_commits_a_good_run(home: Path, seeded_template) -> None:
 
 def test_bad_arguments_are_clear(home: Path, tmp_path: Path) -> None:
     conn = _connect(home)
-    with pytest.raises(ConfigError, match="lite, oracle"):
-        run_seed(conn, backend="sqlite")
+    with pytest.raises(TypeError, match="atomic"):
+        run_seed(conn)  # the caller (the backend) must say whether DDL can be rolled back
     with pytest.raises(SeedError, match="not found"):
-        run_seed(conn, tmp_path / "missing.sql", backend="lite")
+        run_seed(conn, tmp_path / "missing.sql", atomic=True, label="lite")
     empty = tmp_path / "empty.sql"
     empty.write_text("-- nothing here\n", encoding="utf-8")
     with pytest.raises(SeedError, match="no SQL statements"):
-        run_seed(conn, empty, backend="lite")
+        run_seed(conn, empty, atomic=True, label="lite")
     conn.close()
 
 
@@ -829,9 +829,9 @@ def test_seed_runs_twice_on_oracle() -> None:
         pytest.skip("set SUPPLYCHAIN_PASSWORD to seed a live Oracle database")
     conn = oracledb.connect(user="SUPPLYCHAIN", password=settings.supplychain_password, dsn=settings.oracle_dsn)
     try:
-        first = run_seed(conn, backend="oracle")
+        first = run_seed(conn, atomic=False, label="oracle")
         dump = _dump(conn)
-        second = run_seed(conn, backend="oracle")
+        second = run_seed(conn, atomic=False, label="oracle")
         assert first.row_counts == second.row_counts == EXPECTED_COUNTS
         assert _dump(conn) == dump
     finally:
@@ -850,7 +850,7 @@ def test_config_names_the_tables_the_seed_creates() -> None:
 def test_start_reseeds_a_schema_without_spatial_indexes(home) -> None:
     """A home seeded before the spatial indexes existed is brought up to date by start()."""
     import workshop_lib
-    from workshop_lib.seed import spatial_indexes_present
+    from workshop_lib.dictionary import spatial_indexes_present
 
     ws = workshop_lib.start(upto="seed")
     assert ws.seed_present() and spatial_indexes_present(ws.conn)

@@ -10,32 +10,18 @@ import argparse
 import sys
 from typing import Sequence
 
+from .backends import get_backend
 from .config import load_settings
 from .errors import WorkshopError
 
 
 def _cmd_setup(args: argparse.Namespace) -> int:
-    settings = load_settings(backend=args.backend)
-    if settings.backend == "oracle":
-        from .oracle.bootstrap import bootstrap
-
-        bootstrap(settings, echo=print, reseed=args.reseed)
-        return 0
-    from .workshop import start
-
-    ws = start(settings=settings, upto=args.upto)
-    if args.reseed:
-        ws.seed()
-    print(f"lite workshop ready in {settings.home}")
-    print(ws.describe())
+    get_backend(load_settings(backend=args.backend)).setup(upto=args.upto, reseed=args.reseed, echo=print)
     return 0
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    settings = load_settings(backend=args.backend)
-    from .oracle.doctor import run_doctor
-
-    report = run_doctor(settings, settings.backend)
+    report = get_backend(load_settings(backend=args.backend)).doctor()
     if args.json:
         print(report.to_json())
     else:

@@ -12,6 +12,7 @@ from typing import Any
 from .config import AGENT_ID, CHUNKS_TABLE, EMBED_MODEL, MEMORY_TABLE, USER_ID
 from .retrieval import check_k, check_query, rerank, text_query
 from .scanner import scan_tables
+from .session import current
 
 __all__ = ["scan_tables", "retrieve_knowledge", "hybrid_rrf_search_memories", "normalise_kinds",
            "HYBRID_SQL", "OVERSAMPLE", "SENTINEL_RANK"]
@@ -88,8 +89,6 @@ def normalise_kinds(kinds: Any) -> list[str] | None:
 
 
 def _workshop() -> Any:
-    from .workshop import current
-
     return current()
 
 

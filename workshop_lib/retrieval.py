@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from .config import AGENT_ID, MEMORY_TABLE, RERANK_MODEL, USER_ID
+from .dictionary import model_loaded
 from .oracle_text import text_query
+from .session import current
 
 __all__ = ["text_query", "keyword_search_memories", "rerank", "reranker_available", "check_query", "check_k"]
 
@@ -51,8 +53,6 @@ def check_k(k: Any, name: str = "k") -> int:
 def _default_conn(conn: Any) -> Any:
     if conn is not None:
         return conn
-    from .workshop import current
-
     return current().conn
 
 
@@ -77,9 +77,7 @@ def keyword_search_memories(query: str, k: int = 5, *, conn: Any = None, user_id
 
 def reranker_available(conn: Any) -> bool:
     """True when an in-database cross-encoder (config.RERANK_MODEL) is loaded."""
-    with conn.cursor() as cur:
-        cur.execute("SELECT COUNT(*) FROM user_mining_models WHERE model_name = :name", name=RERANK_MODEL)
-        return cur.fetchone()[0] > 0
+    return model_loaded(conn, RERANK_MODEL)
 
 
 def rerank(query: str, candidates: list[dict[str, Any]], top_k: int = 5, content_key: str = "content",

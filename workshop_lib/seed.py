@@ -17,10 +17,11 @@ from typing import Any
 
 import oracledb
 
-from .config import BACKENDS, SCHEMA, SPATIAL_INDEXES
-from .errors import ConfigError, SeedError
+from .config import SCHEMA
+from .errors import SeedError
 
-DEFAULT_SQL_PATH = Path(__file__).resolve().parent.parent / "seed" / "supplychain.sql"
+# Package data, so an installed (non-editable) package can seed; seed/supplychain.sql links to it.
+DEFAULT_SQL_PATH = Path(__file__).resolve().parent / "data" / "supplychain.sql"
 
 _CREATE_TABLE = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w$#.\"]+)", re.IGNORECASE)
 
@@ -134,17 +135,17 @@ def created_tables(statements: list[str]) -> list[str]:
     return names
 
 
-def run_seed(conn: Any, sql_path: Path | None = None, *, backend: str) -> SeedReport:
-    """Execute the seed script on ``conn`` (a lite or python-oracledb connection) and report row counts.
+def run_seed(conn: Any, sql_path: Path | None = None, *, atomic: bool, label: str = "") -> SeedReport:
+    """Execute the seed script on ``conn`` and report row counts.
 
-    ``backend`` is ``"lite"`` or ``"oracle"``. Lite runs the whole script in one
-    ``conn.atomic()`` transaction; Oracle commits at the end and, when a
-    statement fails, drops the tables created so far. A failure raises
+    ``atomic=True`` runs the whole script in one ``conn.atomic()`` transaction
+    (lite, where DDL can be rolled back): a failure changes nothing.
+    ``atomic=False`` is for Oracle, where each DDL statement commits: it
+    commits at the end and, when a statement fails, drops the tables created
+    so far. ``label`` names the backend in the report. A failure raises
     :class:`SeedError` naming the statement number, its first line and the
     ORA error.
     """
-    if backend not in BACKENDS:
-        raise ConfigError(f"Unknown backend {backend!r} for run_seed; use one of: {', '.join(BACKENDS)}.")
     path = Path(sql_path) if sql_path is not None else DEFAULT_SQL_PATH
     if not path.is_file():
         raise SeedError(
@@ -156,14 +157,14 @@ def run_seed(conn: Any, sql_path: Path | None = None, *, backend: str) -> SeedRe
         raise SeedError(f"Seed script {path} contains no SQL statements.")
     tables = created_tables(statements)
     started = time.perf_counter()
-    if backend == "lite":
+    if atomic:
         with conn.atomic():
             _execute_all(conn, statements, path, rollback_note="nothing was changed: the previous "
                          f"{SCHEMA} tables and rows are intact")
     else:
         _run_oracle(conn, statements, path)
     counts = _row_counts(conn, tables)
-    return SeedReport(backend, counts, len(statements), time.perf_counter() - started, path)
+    return SeedReport(label, counts, len(statements), time.perf_counter() - started, path)
 
 
 def _run_oracle(conn: Any, statements: list[str], path: Path) -> None:
@@ -234,11 +235,3 @@ def _row_counts(conn: Any, tables: list[str]) -> dict[str, int]:
         cur.execute(f"SELECT COUNT(*) FROM {table}")
         counts[table.split(".")[-1].strip('"').lower()] = int(cur.fetchone()[0])
     return counts
-
-
-def spatial_indexes_present(conn: Any, owner: str = SCHEMA) -> bool:
-    """True when the seed's spatial indexes exist (a schema seeded before they were added lacks them)."""
-    with conn.cursor() as cur:
-        cur.execute("SELECT COUNT(*) FROM all_indexes WHERE table_owner = :owner AND ityp_owner = 'MDSYS'",
-                    owner=owner)
-        return cur.fetchone()[0] >= len(SPATIAL_INDEXES)

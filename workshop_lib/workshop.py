@@ -11,9 +11,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import config
+from . import config, session
+from .backends import Backend, get_backend
 from .config import Settings, load_settings
-from .db import connect, connect_schema_owner, create_pool, database_version
+from .dictionary import model_loaded, spatial_indexes_present
 
 log = logging.getLogger(__name__)
 
@@ -27,51 +28,37 @@ class Workshop:
 
     settings: Settings
     conn: Any
+    impl: Backend = field(repr=False)
     user_id: str = config.USER_ID
     agent_id: str = config.AGENT_ID
     embed_model: str = config.EMBED_MODEL
     memory_table: str = config.MEMORY_TABLE
     chunks_table: str = config.CHUNKS_TABLE
     _memory_client: Any = field(default=None, repr=False)
-    _pool: Any = field(default=None, repr=False)
+    _target: Any = field(default=None, repr=False)
 
     @property
     def backend(self) -> str:
-        """'lite' or 'oracle'."""
-        return self.settings.backend
+        """'lite' or 'oracle' (the implementation itself is :attr:`impl`)."""
+        return self.impl.name
 
     def describe(self) -> str:
         """One line: backend, database version, model status (printed by the first notebook cell)."""
-        return f"{database_version(self.conn)} | model {self.embed_model}: " + (
+        return f"{self.impl.describe(self.conn)} | model {self.embed_model}: " + (
             "loaded" if self.model_loaded() else "not loaded")
 
     # ------------------------------------------------------------------ model
     def model_loaded(self) -> bool:
         """True when the embedding model is listed in USER_MINING_MODELS."""
-        with self.conn.cursor() as cur:
-            cur.execute("SELECT COUNT(*) FROM user_mining_models WHERE model_name = :name",
-                        name=self.embed_model)
-            return cur.fetchone()[0] > 0
+        return model_loaded(self.conn, self.embed_model)
 
     def ensure_model(self, *, force: bool = False) -> None:
         """Build the ONNX model if needed and load it into the database (skipped when current)."""
-        from .embedding import ensure_model
-
-        built = ensure_model(self.settings)
-        if self.backend == "lite":
-            from .embedding.lite_loader import load_model_lite
-
-            load_model_lite(self.conn, self.embed_model, built.path)
-        else:
-            from .embedding.oracle_loader import load_model_oracle
-
-            load_model_oracle(self.conn, self.embed_model, built, force=force)
+        self.impl.load_model(self.conn, force=force)
 
     # ------------------------------------------------------------------ seed
     def seed_present(self) -> bool:
         """True when all seven SUPPLYCHAIN tables exist, have rows, and carry their spatial indexes."""
-        from .seed import spatial_indexes_present
-
         with self.conn.cursor() as cur:
             cur.execute("SELECT COUNT(*) FROM all_tables WHERE owner = :owner", owner=config.SCHEMA)
             if cur.fetchone()[0] < len(config.SEED_TABLES):
@@ -83,29 +70,15 @@ class Workshop:
 
     def seed(self) -> Any:
         """(Re)create SUPPLYCHAIN from seed/supplychain.sql; returns the seed report."""
-        from .seed import run_seed
-
-        if self.backend == "lite":
-            return run_seed(self.conn, backend="lite")
-        owner = connect_schema_owner(self.settings)
-        try:
-            report = run_seed(owner, backend="oracle")
-        finally:
-            owner.close()
-        return report
+        return self.impl.seed(self.conn)
 
     # ------------------------------------------------------------------ memory
     @property
     def memory_client(self) -> Any:
         """The OAMP ``OracleAgentMemory`` client for this backend (built on first use)."""
         if self._memory_client is None:
-            from .memory.client import build_memory_client
-
-            target = self.conn
-            if self.backend == "oracle":
-                self._pool = self._pool or create_pool(self.settings)
-                target = self._pool
-            self._memory_client = build_memory_client(target, self.settings)
+            self._target = self._target or self.impl.memory_target(self.conn)
+            self._memory_client = self.impl.build_memory_client(self._target)
         return self._memory_client
 
     def ensure_memory(self) -> None:
@@ -140,20 +113,15 @@ class Workshop:
         }
 
     def close(self) -> None:
-        """Close the connection (and pool)."""
+        """Close the connection (and the pool OAMP used, if any)."""
         self.conn.close()
-        if self._pool is not None:
-            self._pool.close()
-
-
-_CURRENT: Workshop | None = None
+        if self._target is not None:
+            self.impl.close_target(self._target)
 
 
 def current() -> Workshop:
     """The workshop started last in this process (library helpers use its connection)."""
-    if _CURRENT is None:
-        raise RuntimeError("No workshop is running yet: run `ws = workshop_lib.start()` first.")
-    return _CURRENT
+    return session.current()
 
 
 def start(backend: str | None = None, *, upto: str = "scan", settings: Settings | None = None) -> Workshop:
@@ -163,11 +131,11 @@ def start(backend: str | None = None, *, upto: str = "scan", settings: Settings 
     part 3. Each step checks the database first and does nothing when it is
     already current, so running a notebook's first cell twice is cheap.
     """
-    global _CURRENT
     if upto not in LEVELS:
         raise ValueError(f"upto must be one of {', '.join(LEVELS)}, not {upto!r}")
     settings = settings or load_settings(backend=backend)
-    ws = Workshop(settings=settings, conn=connect(settings=settings))
+    impl = get_backend(settings)
+    ws = Workshop(settings=settings, conn=impl.connect(), impl=impl)
     level = LEVELS.index(upto)
     if level >= LEVELS.index("model"):
         ws.ensure_model()
@@ -177,5 +145,5 @@ def start(backend: str | None = None, *, upto: str = "scan", settings: Settings 
         ws.ensure_memory()
     if level >= LEVELS.index("scan"):
         ws.scan()
-    _CURRENT = ws
+    session.set_current(ws)
     return ws

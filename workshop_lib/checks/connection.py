@@ -17,9 +17,5 @@ def _run(conn: Any, sql: str) -> None:
 
 
 def _transaction_open(conn: Any) -> bool:
-    """True when ``conn`` has uncommitted work (python-oracledb flag, or the lite engine's SQLite state)."""
-    flag = getattr(conn, "transaction_in_progress", None)
-    if isinstance(flag, bool):
-        return flag
-    inner = getattr(conn, "_con", None)  # lite: no public flag yet, the SQLite connection knows
-    return bool(getattr(inner, "in_transaction", False))
+    """True when ``conn`` has uncommitted work (python-oracledb's ``transaction_in_progress``; lite has it too)."""
+    return bool(conn.transaction_in_progress)

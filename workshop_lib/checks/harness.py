@@ -153,7 +153,7 @@ class _Grader:
         print(f"TODO {self.todo} passed — {self.name}")
 
     def workshop(self) -> Any:
-        from ..workshop import current
+        from ..session import current
 
         try:
             ws = current()

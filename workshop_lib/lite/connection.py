@@ -48,8 +48,10 @@ _DB_TYPES = {
 class LiteConnection:
     """Connection to a lite workshop database (see module docstring)."""
 
-    def __init__(self, home: Path | str, user: str = "AGENT"):
+    def __init__(self, home: Path | str, user: str = "AGENT", *, model_runner: Any = None, lexer: Any = None):
         self.home = Path(home)
+        self._model_runner = model_runner
+        self._lexer = lexer
         self.folder = self.home / "lite"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.username = user.upper()
@@ -275,6 +277,8 @@ class LiteConnection:
             raise LiteDatabaseError(40284, f"model {model} does not exist",
                                     "load it with `workshop setup` (lite registers the ONNX file) "
                                     "and check USER_MINING_MODELS")
+        if self._model_runner is not None:
+            return self._model_runner(path)
         from workshop_lib.embedding.runtime import get_embedder  # heavy import, only when used
 
         return get_embedder(path)

@@ -15,11 +15,9 @@ import warnings
 from typing import Any
 
 from oracleagentmemory.apis.embedders.embedder import IEmbedder
-from oracleagentmemory.core import MemoryExtractionConfig, OracleAgentMemory, SchemaPolicy
+from oracleagentmemory.core import MemoryExtractionConfig, OracleAgentMemory
 
-from ..config import EMBED_DIM, EMBED_MODEL, TABLE_PREFIX, Settings
-from ..errors import ConfigError
-from .store import LiteMemoryStore
+from ..config import Settings
 
 
 def extraction_config(settings: Settings) -> MemoryExtractionConfig:
@@ -43,16 +41,31 @@ def build_llm(settings: Settings) -> Any | None:
     return Llm(model=settings.llm_model)
 
 
+def client_options(settings: Settings) -> dict[str, Any]:
+    """Keyword arguments every backend passes to ``OracleAgentMemory``: extraction config, and the LLM if any.
+
+    Also silences OAMP's "calling an asynchronous method in a synchronous
+    method" warning: Jupyter runs an event loop, so every synchronous OAMP call
+    warns on stderr although it works, and nbgrader scores a cell with stderr
+    output as failed.
+    """
+    warnings.filterwarnings("ignore", category=UserWarning,
+                            message="You are calling an asynchronous method in a synchronous method")
+    options: dict[str, Any] = {"memory_extraction_config": extraction_config(settings)}
+    llm = build_llm(settings)
+    if llm is not None:
+        options["llm"] = llm
+    return options
+
+
 def default_embedder(conn_or_pool: Any, settings: Settings) -> IEmbedder:
     """The workshop model as an OAMP embedder: in-database for Oracle, onnxruntime for lite.
 
     Lite builds the ONNX file under ``WORKSHOP_HOME/model`` on first use.
     """
-    from ..embedding.oamp_embedder import LiteOnnxEmbedder, oracle_embedder
+    from ..backends import get_backend
 
-    if settings.backend == "oracle":
-        return oracle_embedder(conn_or_pool, EMBED_MODEL)
-    return LiteOnnxEmbedder(settings=settings)
+    return get_backend(settings).embedder(conn_or_pool)
 
 
 def build_memory_client(
@@ -67,34 +80,9 @@ def build_memory_client(
     max_results=k)`` returns results with ``.id``, ``.content``, ``.metadata`` and
     ``.distance`` either way.
     """
-    # Jupyter runs an event loop, so every synchronous OAMP call (search,
-    # add_memory) warns on stderr that it is called "from an asynchronous
-    # context"; the calls work, and nbgrader scores a cell with stderr as failed.
-    warnings.filterwarnings("ignore", category=UserWarning,
-                            message="You are calling an asynchronous method in a synchronous method")
-    if embedder is None:
-        embedder = default_embedder(conn_or_pool, settings)
-    llm = build_llm(settings)
-    options: dict[str, Any] = {"memory_extraction_config": extraction_config(settings)}
-    if llm is not None:
-        options["llm"] = llm
-    if settings.backend == "oracle":
-        with warnings.catch_warnings():
-            # OAMP 26.6+ prefers memory_store_id, which provisions a PL/SQL
-            # package; the workshop keeps the documented table prefix so the
-            # hybrid SQL can name EDA_ONNX_MEMORY / EDA_ONNX_RECORD_CHUNKS.
-            warnings.filterwarnings("ignore", message="table_name_prefix is deprecated", category=DeprecationWarning)
-            return OracleAgentMemory(
-                connection=conn_or_pool,
-                embedder=embedder,
-                table_name_prefix=TABLE_PREFIX,
-                schema_policy=SchemaPolicy.CREATE_IF_NECESSARY,
-                **options,
-            )
-    if settings.backend != "lite":
-        raise ConfigError(f"Unknown workshop backend {settings.backend!r}; use 'lite' or 'oracle'.")
-    store = LiteMemoryStore(conn_or_pool, embedder, table_name_prefix=TABLE_PREFIX, vector_dim=EMBED_DIM)
-    return OracleAgentMemory(store=store, embedder=embedder, **options)
+    from ..backends import get_backend
+
+    return get_backend(settings).build_memory_client(conn_or_pool, embedder)
 
 
 def put_memory(

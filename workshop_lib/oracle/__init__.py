@@ -11,7 +11,7 @@ from __future__ import annotations
 # `workshop_lib.oracle.bootstrap` stays the module: `from workshop_lib.oracle.bootstrap import bootstrap`.
 from .bootstrap import BootstrapReport, OracleSetupError, StepResult
 from .diagnosis import Diagnosis, diagnose
-from .doctor import Check, DoctorReport, run_doctor
+from .doctor import Check, DoctorReport, doctor_oracle
 from .provision import LearnerAccount, connection_sheet, provision_learners, write_connection_sheet
 from .waiting import DatabaseNotReady, wait_for_database
 
@@ -27,7 +27,7 @@ __all__ = [
     "connection_sheet",
     "diagnose",
     "provision_learners",
-    "run_doctor",
+    "doctor_oracle",
     "wait_for_database",
     "write_connection_sheet",
 ]

@@ -37,6 +37,7 @@ from ..config import (
     SCHEMA,
     TEXT_INDEX,
 )
+from .. import dictionary
 from ..errors import WorkshopError
 from . import privileges as P
 from ._sql import execute as _execute, rows as _rows, scalar as _scalar
@@ -225,9 +226,7 @@ def existing_catalog_grantees(conn: Any) -> list[str]:
 
 def model_loaded(conn: Any, model: str = EMBED_MODEL) -> bool:
     """True when ``model`` is in USER_MINING_MODELS of the connected schema."""
-    name = P.validate_identifier(model, "model name")
-    return int(_scalar(conn, "SELECT COUNT(*) FROM user_mining_models WHERE model_name = :m",
-                       {"m": name}) or 0) > 0
+    return dictionary.model_loaded(conn, P.validate_identifier(model, "model name"))
 
 
 def embedding_dimension(conn: Any, model: str = EMBED_MODEL) -> int:
@@ -251,10 +250,8 @@ def _memory_tables_present(conn: Any) -> bool:
 
 def text_index_sql(table: str = MEMORY_TABLE, index: str = TEXT_INDEX) -> str:
     """The Oracle Text CONTEXT index on ``table(content)``, synchronised at each commit."""
-    t = P.validate_identifier(table, "table name").lower()
-    i = P.validate_identifier(index, "index name").lower()
-    return (f"CREATE INDEX {i} ON {t}(content) INDEXTYPE IS CTXSYS.CONTEXT "
-            "PARAMETERS ('SYNC (ON COMMIT)')")
+    return dictionary.text_index_sql(P.validate_identifier(table, "table name"),
+                                     P.validate_identifier(index, "index name"))
 
 
 def ensure_text_index(conn: Any, table: str = MEMORY_TABLE, index: str = TEXT_INDEX) -> str:
@@ -327,12 +324,12 @@ def setup_agent_schema(settings: Any, user: str, password: str, steps: _Steps,
         steps.run(f"{prefix}embedding model", load_model)
 
         def memory_schema() -> tuple[str, str]:
-            from ..memory.client import build_memory_client
+            from .memory import build_oracle_memory_client
 
             had = _memory_tables_present(conn)
             pool = create_pool_as(settings, user, password)
             try:
-                build_memory_client(pool, agent_settings)
+                build_oracle_memory_client(pool, agent_settings)
             finally:
                 pool.close(force=True)
             if not _memory_tables_present(conn):
@@ -359,38 +356,25 @@ def setup_agent_schema(settings: Any, user: str, password: str, steps: _Steps,
 
 def bootstrap(settings: Any, *, echo: Echo = print, reseed: bool = False,
               wait_timeout_s: float = 180.0) -> BootstrapReport:
-    """Set up the selected backend idempotently and return a report of what was done.
+    """Set up an Oracle database idempotently and return a report of what was done.
 
-    Oracle: see the module docstring. Admin credentials are optional: without
+    See the module docstring for the steps. Admin credentials are optional: without
     ORACLE_ADMIN_PASSWORD the users are assumed to exist (an instructor or DBA
     created them) and only the schema-level steps run. ``reseed`` re-runs the
-    seed even when SUPPLYCHAIN is already populated. Lite: delegates to
-    :func:`workshop_lib.workshop.start`, which prepares the lite database. Raises
+    seed even when SUPPLYCHAIN is already populated. (Lite is set up by
+    :meth:`workshop_lib.backends.lite.LiteBackend.setup`.) Raises
     :class:`OracleSetupError` (with cause and fix) on the first failed step.
     Passwords are never echoed.
     """
     started = time.monotonic()
-    report = BootstrapReport(backend=settings.backend)
+    report = BootstrapReport(backend="oracle")
     steps = _Steps(report, echo)
     try:
-        if settings.backend == "lite":
-            _bootstrap_lite(settings, steps)
-        else:
-            _bootstrap_oracle(settings, steps, echo, reseed=reseed, wait_timeout_s=wait_timeout_s)
+        _bootstrap_oracle(settings, steps, echo, reseed=reseed, wait_timeout_s=wait_timeout_s)
     finally:
         report.seconds = time.monotonic() - started
     echo(report.summary())
     return report
-
-
-def _bootstrap_lite(settings: Any, steps: _Steps) -> None:
-    def lite() -> tuple[str, str]:
-        from ..workshop import start
-
-        start(settings=settings)
-        return "done", f"lite workshop ready in {settings.home}"
-
-    steps.run("lite database", lite)
 
 
 def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
@@ -429,7 +413,8 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
                        f"{SCHEMA} and {agent} (created by your DBA/instructor)"))
 
     def seed_and_grants() -> tuple[str, str]:
-        from ..seed import run_seed, spatial_indexes_present
+        from ..dictionary import spatial_indexes_present
+        from ..seed import run_seed
 
         conn = connect_as(settings, SCHEMA, settings.supplychain_password)
         try:
@@ -442,7 +427,7 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
                 detail = "SUPPLYCHAIN already seeded (" + ", ".join(
                     f"{t.lower()} {n}" for t, n in state.items()) + ")"
             else:
-                run_seed(conn, backend="oracle")
+                run_seed(conn, atomic=False, label="oracle")
                 conn.commit()
                 state = seed_state(conn)
                 status = "done"

@@ -28,6 +28,7 @@ from ..config import (
     TEXT_INDEX,
     USER_ID,
 )
+from ..dictionary import model_loaded, spatial_indexes_present
 from . import privileges as P
 from ._sql import rows as _rows, scalar as _scalar
 from .bootstrap import TEXT_INDEX_STATE_SQL
@@ -90,7 +91,7 @@ class DoctorReport:
     __str__ = render
 
 
-def _guard(name: str, fn: Callable[[], Check]) -> Check:
+def guard(name: str, fn: Callable[[], Check]) -> Check:
     """Run one check; an exception becomes a failed Check with the diagnosis' cause and fix."""
     try:
         return fn()
@@ -109,8 +110,6 @@ def check_catalog(conn: Any) -> Check:
     if empty:
         return Check("SUPPLYCHAIN seed", False, f"empty tables: {', '.join(empty)} ({detail})",
                      "run `workshop setup` to (re)seed SUPPLYCHAIN.")
-    from ..seed import spatial_indexes_present
-
     if not spatial_indexes_present(conn):
         return Check("SUPPLYCHAIN seed", False,
                      f"the spatial indexes are missing, so SDO_WITHIN_DISTANCE fails with ORA-13226 ({detail})",
@@ -120,9 +119,7 @@ def check_catalog(conn: Any) -> Check:
 
 def check_model(conn: Any) -> Check:
     """The embedding model is registered and returns EMBED_DIM-dimensional vectors."""
-    present = int(_scalar(conn, "SELECT COUNT(*) FROM user_mining_models WHERE model_name = :m",
-                          {"m": EMBED_MODEL}) or 0)
-    if not present:
+    if not model_loaded(conn, EMBED_MODEL):
         d = diagnose("ORA-40284")
         return Check("embedding model", False, f"{EMBED_MODEL} is not loaded in this schema", d.fix)
     vector = _scalar(conn, f"SELECT VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA) FROM dual",
@@ -269,20 +266,8 @@ def check_vector_pool(conn: Any, settings: Any) -> Check:
 
 # --- entry points -----------------------------------------------------------------
 
-def run_doctor(settings: Any, backend: str | None = None) -> DoctorReport:
-    """Run every check for ``backend`` (default: the settings' backend) and return the report.
-
-    Never raises for an environment problem: each becomes a failed Check with
-    its fix, and checks that need a connection are skipped (one failed
-    "connection" check) when none can be opened.
-    """
-    chosen = (backend or settings.backend).lower()
-    if chosen == "lite":
-        return _doctor_lite(settings)
-    return _doctor_oracle(settings)
-
-
-def _doctor_oracle(settings: Any) -> DoctorReport:
+def doctor_oracle(settings: Any) -> DoctorReport:
+    """The Oracle backend's checks: settings, connection, version, privileges, seed, model, pool, tables, index."""
     from .connection import connect_as
 
     report = DoctorReport("oracle", user=settings.oracle_user)
@@ -312,33 +297,7 @@ def _doctor_oracle(settings: Any) -> DoctorReport:
             ("text index", lambda: check_text_index_oracle(conn)),
             ("workshop memories", lambda: check_memory_count(conn)),
         ):
-            report.checks.append(_guard(name, fn))
-    finally:
-        conn.close()
-    return report
-
-
-def _doctor_lite(settings: Any) -> DoctorReport:
-    report = DoctorReport("lite", user=USER_ID)
-    try:
-        from ..db import connect
-
-        conn = connect(settings=dataclasses.replace(settings, backend="lite"))
-    except Exception as exc:  # noqa: BLE001
-        report.checks.append(Check("connection", False, f"cannot open the lite database: {exc}",
-                                   "run `workshop setup` (or `make lab`), which creates it under "
-                                   f"{settings.home}."))
-        return report
-    try:
-        report.checks.append(Check("connection", True, f"lite workshop in {settings.home}"))
-        for name, fn in (
-            ("SUPPLYCHAIN seed", lambda: check_catalog(conn)),
-            ("embedding model", lambda: check_model(conn)),
-            ("memory tables", lambda: check_memory_tables(conn)),
-            ("text index", lambda: check_text_index_lite(conn)),
-            ("workshop memories", lambda: check_memory_count(conn)),
-        ):
-            report.checks.append(_guard(name, fn))
+            report.checks.append(guard(name, fn))
     finally:
         conn.close()
     return report

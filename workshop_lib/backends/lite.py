@@ -1,0 +1,129 @@
+"""The lite backend: the Oracle-SQL engine on SQLite, wired to the workshop's model and lexer.
+
+The engine in :mod:`workshop_lib.lite` knows nothing of the workshop; this
+module hands it its collaborators — the onnxruntime embedder for
+``VECTOR_EMBEDDING`` and Oracle Text's lexer rules for ``CONTAINS`` — and
+implements the backend operations on top of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .. import oracle_text
+from ..config import AGENT_SCHEMA, EMBED_DIM, EMBED_MODEL, TABLE_PREFIX, TEXT_INDEX, USER_ID, Settings
+from ..dictionary import index_exists, text_index_sql
+
+
+def _model_runner(path: Path) -> Any:
+    from ..embedding.runtime import get_embedder  # heavy import, only when a model is used
+
+    return get_embedder(path)
+
+
+def connect_lite(home: Path | str, user: str = AGENT_SCHEMA) -> Any:
+    """Open the lite database under ``home`` as ``user``, with the workshop's embedder and lexer."""
+    from .. import lite
+
+    return lite.connect(home, user, model_runner=_model_runner, lexer=oracle_text)
+
+
+class LiteBackend:
+    """Backend over :mod:`workshop_lib.lite` (see :class:`~workshop_lib.backends.base.Backend`)."""
+
+    name = "lite"
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    def connect(self, user: str | None = None) -> Any:
+        return connect_lite(self.settings.home, user or AGENT_SCHEMA)
+
+    def memory_target(self, conn: Any) -> Any:
+        return conn
+
+    def close_target(self, target: Any) -> None:
+        return None  # the target is the workshop's own connection, closed with it
+
+    def embedder(self, target: Any) -> Any:
+        from ..embedding.oamp_embedder import LiteOnnxEmbedder
+
+        return LiteOnnxEmbedder(settings=self.settings)
+
+    def build_memory_client(self, target: Any, embedder: Any = None) -> Any:
+        from oracleagentmemory.core import OracleAgentMemory
+
+        from ..memory.client import client_options
+        from ..memory.store import LiteMemoryStore
+
+        embedder = embedder if embedder is not None else self.embedder(target)
+        store = LiteMemoryStore(target, embedder, table_name_prefix=TABLE_PREFIX, vector_dim=EMBED_DIM)
+        return OracleAgentMemory(store=store, embedder=embedder, **client_options(self.settings))
+
+    def load_model(self, conn: Any, *, force: bool = False) -> None:
+        from ..embedding import ensure_model
+        from ..embedding.lite_loader import load_model_lite
+
+        built = ensure_model(self.settings)
+        load_model_lite(conn, EMBED_MODEL, built.path)
+
+    def ensure_text_index(self, conn: Any) -> bool:
+        if index_exists(conn, TEXT_INDEX):
+            return False
+        with conn.cursor() as cur:
+            cur.execute(text_index_sql())
+        return True
+
+    def seed(self, conn: Any) -> Any:
+        from ..seed import run_seed
+
+        # lite runs DDL inside one transaction, so the whole seed is all-or-nothing
+        return run_seed(conn, atomic=True, label=self.name)
+
+    def describe(self, conn: Any) -> str:
+        return f"lite backend: Oracle {conn.version.split('.')[0]}ai SQL on SQLite {conn.sqlite_version}"
+
+    def doctor(self) -> Any:
+        from ..oracle.doctor import (
+            Check,
+            DoctorReport,
+            check_catalog,
+            check_memory_count,
+            check_memory_tables,
+            check_model,
+            check_text_index_lite,
+            guard,
+        )
+
+        report = DoctorReport(self.name, user=USER_ID)
+        try:
+            conn = self.connect()
+        except Exception as exc:  # noqa: BLE001 - the doctor turns every failure into advice
+            report.checks.append(Check("connection", False, f"cannot open the lite database: {exc}",
+                                       "run `workshop setup` (or `make lab`), which creates it under "
+                                       f"{self.settings.home}."))
+            return report
+        try:
+            report.checks.append(Check("connection", True, f"lite workshop in {self.settings.home}"))
+            for name, fn in (
+                ("SUPPLYCHAIN seed", lambda: check_catalog(conn)),
+                ("embedding model", lambda: check_model(conn)),
+                ("memory tables", lambda: check_memory_tables(conn)),
+                ("text index", lambda: check_text_index_lite(conn)),
+                ("workshop memories", lambda: check_memory_count(conn)),
+            ):
+                report.checks.append(guard(name, fn))
+        finally:
+            conn.close()
+        return report
+
+    def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
+        from ..workshop import start
+
+        ws = start(settings=self.settings, upto=upto)
+        if reseed:
+            ws.seed()
+        echo(f"lite workshop ready in {self.settings.home}")
+        echo(ws.describe())
