@@ -2,7 +2,7 @@
 
 Run: python benchmarks/bench_retrieval.py [--memories 10000] [--runs 15]
 
-Prints name=value lines. The budget (ARCHITECTURE.md): the hybrid RRF SQL over
+Prints name=value lines. The budget (docs/architecture.md, docs/benchmarks.md): the hybrid RRF SQL over
 10,000 memories within 3x of a numpy computation of the same ranking on the
 same data. Both sides embed the query (the SQL does it with VECTOR_EMBEDDING);
 the numpy side starts from the stored vectors already in memory and the same

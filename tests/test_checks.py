@@ -2,8 +2,9 @@
 
 One lite workshop (fresh WORKSHOP_HOME, seeded and scanned) serves the whole
 module. Mutants live in tests/mutants/ and use notebook globals, which are
-injected here from ``Workshop.notebook_globals()`` exactly as a notebook's
-setup cell provides them.
+injected here with ``mutants.notebook_namespace`` exactly as a notebook's
+setup cell defines them (the names of ``workshop_lib.notebook`` plus ``agent_conn``
+and ``memory_client``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 from typing import Any
 
 import pytest
-from mutants import mutants, todo1, todo2, todo3
+from mutants import mutants, notebook_namespace, todo1, todo2, todo3
 
 import workshop_lib
 from workshop_lib import checks, config
@@ -34,14 +35,14 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Any:
         mp.delenv(checks.TIMEOUT_ENV, raising=False)
         workshop = workshop_lib.start(upto="scan")
         for module in MODULES.values():
-            vars(module).update(workshop.notebook_globals())
+            vars(module).update(notebook_namespace(workshop))
         yield workshop
         workshop.close()
 
 
 def notebook(ws: Any, source: str) -> dict[str, Any]:
     """Run ``source`` like a notebook cell: a fresh namespace holding the notebook globals."""
-    namespace = dict(ws.notebook_globals())
+    namespace = notebook_namespace(ws)
     exec(textwrap.dedent(source), namespace)  # noqa: S102 - test code written right here
     return namespace
 

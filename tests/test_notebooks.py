@@ -94,7 +94,11 @@ def test_solution_notebook_executes_without_error(name, home, tmp_path, monkeypa
         assert "KM_FROM_SINGAPORE" in near
     if name == "02_memory_and_scanner":
         scan = outputs_text(nb.cells[find_cell(nb, "write_facts(memory_client")])
-        assert "table facts from your _scan_tables: 7" in scan
+        assert "table facts: 7" in scan and "library's version" not in scan  # the solution's own scan ran
+        profiles = outputs_text(nb.cells[find_cell(nb, "register(actor_id, information)")])
+        assert profiles.count(": registered") == 2, "on a fresh home the learner's cell registers both profiles"
+        index = outputs_text(nb.cells[find_cell(nb, "print(TEXT_INDEX_DDL)")])
+        assert "CTXSYS.CONTEXT" in index and "eda_onnx_memory_ctx: created" in index
         assert "writing memories" in scan, "the scan cell should show a progress bar outside nbgrader"
     if name == "03_retrieval":
         probe = nb.cells[find_cell(nb, "side_by_side = ")]

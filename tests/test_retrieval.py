@@ -216,11 +216,44 @@ def test_rerank_pass_through_keeps_order_and_slices(ws) -> None:
     assert rerank("q", [], top_k=3) == []
 
 
-def test_notebook_globals_surface(ws) -> None:
-    names = ws.notebook_globals()
-    assert {"agent_conn", "memory_client", "USER_ID", "AGENT_ID", "ONNX_EMBED_MODEL", "MEMORY_TABLE",
-            "rerank", "keyword_search_memories", "text_query", "Fact"} <= set(names)
-    assert names["MEMORY_TABLE"] == "eda_onnx_memory"
+def test_learner_facade_surface() -> None:
+    """The notebooks' one import: an explicit __all__ that names Oracle's terms and hides the reference code."""
+    import workshop_lib.notebook as facade
+
+    names = set(facade.__all__)
+    assert {"start", "query_df", "hits_df", "USER_ID", "AGENT_ID", "ONNX_EMBED_MODEL", "MEMORY_TABLE",
+            "CHUNKS_TABLE", "rerank", "keyword_search_memories", "text_query", "Fact",
+            "yours_or_reference"} <= names
+    assert all(hasattr(facade, name) for name in names)
+    assert facade.MEMORY_TABLE == "eda_onnx_memory" and facade.CHUNKS_TABLE == "eda_onnx_record_chunks"
+    # learners never hold the reference implementations
+    assert not names & {"reference", "retrieve_knowledge", "hybrid_rrf_search_memories", "scan_tables",
+                        "_scan_tables"}
+    assert not hasattr(facade, "reference")
+
+
+def test_yours_or_reference_falls_back_with_the_reason(ws, capsys) -> None:
+    from workshop_lib.notebook import yours_or_reference
+
+    def retrieve_knowledge(query, k=5, kinds=None):
+        raise NotImplementedError
+
+    hits = yours_or_reference(retrieve_knowledge, "vessel capacity unit", k=3)
+    assert len(hits) == 3 and "not written yet" in capsys.readouterr().out
+
+    def hybrid_rrf_search_memories(query, k=5):
+        return [{"subject": "x"}]  # no 'kind': the display cell would crash with KeyError
+
+    rows = yours_or_reference(hybrid_rrf_search_memories, "vessel capacity unit", k=2)
+    out = capsys.readouterr().out
+    assert "no 'kind' key" in out and len(rows) == 2 and all("kind" in r for r in rows)
+
+    def retrieve_knowledge_ok(query, k=5):
+        return [{"kind": "column", "subject": "S"}]
+
+    retrieve_knowledge_ok.__name__ = "retrieve_knowledge"
+    assert yours_or_reference(retrieve_knowledge_ok, "q") == [{"kind": "column", "subject": "S"}]
+    assert capsys.readouterr().out == ""
 
 
 def test_start_is_idempotent_and_cheap(ws) -> None:

@@ -1,6 +1,6 @@
 """Retrieval workshop on Oracle AI Database: the helper library behind the notebooks.
 
-Public surface (see docs/ and ARCHITECTURE.md)::
+Public surface (see docs/architecture.md)::
 
     import workshop_lib
     ws = workshop_lib.start()          # connect and prepare (idempotent)

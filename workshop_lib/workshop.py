@@ -19,6 +19,8 @@ from .dictionary import model_loaded, spatial_indexes_present
 log = logging.getLogger(__name__)
 
 #: How far start() catches up: each level includes the ones before it.
+#: "memory" creates OAMP's tables only; "scan" also registers the profiles, creates the
+#: Oracle Text index (Part 2 does both in view of the learner) and stores the catalog scan.
 LEVELS = ("connect", "model", "seed", "memory", "scan")
 
 
@@ -82,7 +84,13 @@ class Workshop:
         return self._memory_client
 
     def ensure_memory(self) -> None:
-        """Create OAMP's tables, the Oracle Text index, and the user/agent profiles (idempotent)."""
+        """Create OAMP's tables, the Oracle Text index, and the user/agent profiles (idempotent).
+
+        ``start(upto="memory")`` only builds the client (which creates the
+        tables); Part 2 registers the profiles and creates the index where the
+        learner sees the calls and the DDL, and ``start(upto="scan")`` catches
+        up on both.
+        """
         from .memory.setup import ensure_memory
 
         ensure_memory(self)
@@ -92,25 +100,6 @@ class Workshop:
         from .scanner import reference_scan
 
         return reference_scan(self)
-
-    # ------------------------------------------------------------------ notebooks
-    def notebook_globals(self) -> dict[str, Any]:
-        """The names the notebooks use, as in Oracle's own workshop material."""
-        from .retrieval import keyword_search_memories, rerank, text_query
-        from .scanner import Fact
-
-        return {
-            "agent_conn": self.conn,
-            "memory_client": self.memory_client,
-            "USER_ID": self.user_id,
-            "AGENT_ID": self.agent_id,
-            "ONNX_EMBED_MODEL": self.embed_model,
-            "MEMORY_TABLE": self.memory_table,
-            "rerank": rerank,
-            "keyword_search_memories": keyword_search_memories,
-            "text_query": text_query,
-            "Fact": Fact,
-        }
 
     def close(self) -> None:
         """Close the connection (and the pool OAMP used, if any)."""
@@ -127,8 +116,9 @@ def current() -> Workshop:
 def start(backend: str | None = None, *, upto: str = "scan", settings: Settings | None = None) -> Workshop:
     """Connect and idempotently prepare everything up to ``upto`` (one of LEVELS).
 
-    ``upto="seed"`` is what part 1 needs, ``"memory"`` part 2 and ``"scan"``
-    part 3. Each step checks the database first and does nothing when it is
+    ``upto="seed"`` is what part 1 needs, ``"memory"`` part 2 (OAMP's tables;
+    the notebook registers the profiles and creates the text index itself) and
+    ``"scan"`` parts 3 and 4. Each step checks the database first and does nothing when it is
     already current, so running a notebook's first cell twice is cheap.
     """
     if upto not in LEVELS:
@@ -142,8 +132,9 @@ def start(backend: str | None = None, *, upto: str = "scan", settings: Settings 
     if level >= LEVELS.index("seed") and not ws.seed_present():
         ws.seed()
     if level >= LEVELS.index("memory"):
-        ws.ensure_memory()
+        ws.memory_client  # building the client creates OAMP's tables when missing
     if level >= LEVELS.index("scan"):
+        ws.ensure_memory()
         ws.scan()
     session.set_current(ws)
     return ws
