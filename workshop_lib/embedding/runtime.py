@@ -161,10 +161,6 @@ class OnnxEmbedder:
             out[rows] = self._body.run([graph.BATCH_OUTPUT], feeds)[0]
         return out
 
-    def embed_one(self, text: str) -> np.ndarray:
-        """Embed one string: float32 vector of length 384."""
-        return self.embed([text])[0]
-
 
 _CACHE: dict[tuple[str, int, int], OnnxEmbedder] = {}
 _CACHE_LOCK = threading.Lock()
