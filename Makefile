@@ -5,6 +5,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export WORKSHOP_HOME ?= $(CURDIR)/.workshop
+# Jupyter refuses to start as root unless told; root is normal in containers and some Docker setups.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab demo test test-oracle release grade model setup doctor bench clean
 
@@ -18,7 +20,7 @@ $(STAMP): pyproject.toml
 ## lab: open the workshop in JupyterLab (lite backend unless WORKSHOP_BACKEND says otherwise)
 lab: $(STAMP)
 	$(BIN)/workshop setup
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG)
 
 ## test: the whole test suite (lite; tests marked oracle run only when ORACLE_DSN is set)
 test: $(STAMP)

@@ -100,6 +100,8 @@ def test_solution_notebook_executes_without_error(name, home, tmp_path, monkeypa
         index = outputs_text(nb.cells[find_cell(nb, "print(TEXT_INDEX_DDL)")])
         assert "CTXSYS.CONTEXT" in index and "eda_onnx_memory_ctx: created" in index
         assert "writing memories" in scan, "the scan cell should show a progress bar outside nbgrader"
+        bar = [line for line in scan.replace("\r", "\n").splitlines() if "writing memories" in line][-1]
+        assert "100%" in bar and "84/84" in bar, f"a saved notebook should keep the finished bar, got {bar!r}"
     if name == "03_retrieval":
         probe = nb.cells[find_cell(nb, "side_by_side = ")]
         table = outputs_text(probe)

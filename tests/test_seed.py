@@ -861,3 +861,17 @@ def test_start_reseeds_a_schema_without_spatial_indexes(home) -> None:
     again = workshop_lib.start(upto="seed")
     assert spatial_indexes_present(again.conn)
     again.close()
+
+
+def test_seed_script_is_package_data_and_seed_folder_links_to_it() -> None:
+    """A non-editable install can seed: the script ships inside the package, and seed/ shows the same file."""
+    import tomllib
+
+    import workshop_lib
+
+    package = Path(workshop_lib.__file__).resolve().parent
+    assert DEFAULT_SQL_PATH.resolve().is_relative_to(package)
+    repo = package.parent
+    assert (repo / "seed" / "supplychain.sql").resolve() == DEFAULT_SQL_PATH.resolve()
+    patterns = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert any(DEFAULT_SQL_PATH.resolve().relative_to(package).match(p) for p in patterns["workshop_lib"])

@@ -94,9 +94,13 @@ def scan_columns(conn: Any, owner: str = SCHEMA) -> list[Fact]:
 def _progress(items: list[Fact], enabled: bool, desc: str) -> Iterable[Fact]:
     if not enabled:
         return items
-    from tqdm.auto import tqdm
+    import sys
 
-    return tqdm(items, desc=desc, unit="fact")
+    from tqdm import tqdm
+
+    # A text bar on stdout rather than tqdm.auto's widget: a saved notebook and a CI log keep the
+    # text, whose last state is the finished bar (a widget's state is not saved: it shows 0 %).
+    return tqdm(items, desc=desc, unit="fact", file=sys.stdout)
 
 
 def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USER_ID, agent_id: str = AGENT_ID,
