@@ -760,9 +760,12 @@ def test_text_index_check_tolerates_a_missing_sync_column():
 def test_lite_doctor_after_setup_is_green_and_notices_a_dropped_text_index(home):
     from workshop_lib.workshop import start
 
+    from workshop_lib.memory.setup import ensure_memory
+
     settings = load_settings()
     ws = start(settings=settings, upto="memory")
     try:
+        ensure_memory(ws)  # what `workshop setup` does after the client: profiles + text index
         report = get_backend(dataclasses.replace(settings, backend="lite")).doctor()
         assert report.ok, report.render()
         assert "0 memories" in {c.name: c for c in report.checks}["workshop memories"].detail

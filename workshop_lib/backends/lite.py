@@ -120,10 +120,12 @@ class LiteBackend:
         return report
 
     def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
-        from ..workshop import start
+        from ..workshop import LEVELS, start
 
         ws = start(settings=self.settings, upto=upto)
         if reseed:
             ws.seed()
+        if LEVELS.index(upto) >= LEVELS.index("memory"):
+            ws.ensure_memory()  # profiles + text index: what doctor checks after setup
         echo(f"lite workshop ready in {self.settings.home}")
         echo(ws.describe())
