@@ -29,7 +29,7 @@ import numpy as np
 from workshop_lib.config import EMBED_MODEL
 from workshop_lib.embedding import build_model, get_embedder
 from workshop_lib.embedding.lite_loader import load_model_lite
-from workshop_lib.lite import connect
+from workshop_lib.backends.lite import connect_lite as connect
 
 BUDGET = 0.8
 

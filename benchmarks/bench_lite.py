@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from workshop_lib.lite import connect  # noqa: E402
+from workshop_lib.backends.lite import connect_lite as connect  # noqa: E402
 
 ROWS = 1000
 ORACLE_SQL = "SELECT name, capacity_teu FROM supplychain.vessels WHERE vessel_id = :id"

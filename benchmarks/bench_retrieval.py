@@ -111,6 +111,7 @@ def main() -> None:
     import workshop_lib
     from workshop_lib.config import MEMORY_TABLE
     from workshop_lib.embedding.runtime import get_embedder
+    from workshop_lib import oracle_text
     from workshop_lib.lite.text import TextIndex
     from workshop_lib.reference import hybrid_rrf_search_memories, retrieve_knowledge
 
@@ -145,7 +146,7 @@ def main() -> None:
                     f"FROM {MEMORY_TABLE} m JOIN eda_onnx_record_chunks c ON c.source_id = m.record_id "
                     "WHERE m.user_id = :u AND m.agent_id = :a", u=ws.user_id, a=ws.agent_id)
         rows = cur.fetchall()
-    index = TextIndex()
+    index = TextIndex(oracle_text)
     index.rebuild((i, r[2]) for i, r in enumerate(rows))
     corpus = Corpus([r[0] for r in rows], np.array([r[1] or "none" for r in rows]),
                     np.vstack([np.asarray(r[3], dtype=np.float32) for r in rows]), index)

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from workshop_lib.lite import connect  # noqa: E402
+from workshop_lib.backends.lite import connect_lite as connect  # noqa: E402
 from workshop_lib.seed import DEFAULT_SQL_PATH, run_seed, split_statements  # noqa: E402
 
 

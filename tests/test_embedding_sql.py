@@ -11,7 +11,7 @@ import pytest
 from workshop_lib.embedding import build_model, get_embedder
 from workshop_lib.embedding.lite_loader import load_model_lite
 from workshop_lib.errors import ModelError
-from workshop_lib.lite import connect
+from workshop_lib.backends.lite import connect_lite as connect
 
 MODEL = "ALL_MINILM_L6_V2"
 FACT = "Vessel positions are recorded in VESSEL_POSITIONS with latitude, longitude and timestamp"

@@ -24,7 +24,8 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from workshop_lib.lite import LiteConnection, connect, guard
+from workshop_lib.backends.lite import connect_lite as connect
+from workshop_lib.lite import LiteConnection, guard
 from workshop_lib.lite.dialect import Oracle
 from workshop_lib.lite.errors import LiteDatabaseError
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import oracledb
 import pytest
 
-from workshop_lib.lite import LiteConnection, connect
+from workshop_lib.backends.lite import connect_lite as connect
+from workshop_lib.lite import LiteConnection
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "lite-engine.md"
 

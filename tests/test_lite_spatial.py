@@ -22,7 +22,8 @@ from pathlib import Path
 import oracledb
 import pytest
 
-from workshop_lib.lite import LiteConnection, connect
+from workshop_lib.backends.lite import connect_lite as connect
+from workshop_lib.lite import LiteConnection
 
 PORTS = [  # unlocode, name, longitude, latitude
     ("SGSIN", "Singapore", 103.84, 1.26),

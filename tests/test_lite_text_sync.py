@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from workshop_lib.lite import LiteConnection, connect
+from workshop_lib.backends.lite import connect_lite as connect
+from workshop_lib.lite import LiteConnection
 from workshop_lib.lite import text as text_module
+from workshop_lib import oracle_text
 from workshop_lib.lite.text import TextIndex
 
 WORDS = ("vessel port cargo delay customs container berth crane storm reefer "
@@ -43,7 +45,7 @@ def _assert_matches_fresh_index(conn: LiteConnection) -> None:
     """Every query's {id: score} from lite equals a TextIndex rebuilt over the current rows."""
     cur = conn.cursor()
     cur.execute("SELECT id, body FROM docs")
-    fresh = TextIndex()
+    fresh = TextIndex(oracle_text)
     fresh.rebuild(cur.fetchall())
     for query in QUERIES:
         cur.execute(SEARCH, kw=query)

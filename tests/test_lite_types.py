@@ -20,7 +20,8 @@ import numpy as np
 import oracledb
 import pytest
 
-from workshop_lib.lite import LiteConnection, connect
+from workshop_lib.backends.lite import connect_lite as connect
+from workshop_lib.lite import LiteConnection
 
 DDL = """CREATE TABLE typed (
   id        NUMBER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from workshop_lib.lite import connect
+from workshop_lib.backends.lite import connect_lite as connect
 
 
 @pytest.fixture()

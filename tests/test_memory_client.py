@@ -14,7 +14,7 @@ from oracleagentmemory.core import OracleAgentMemory
 from workshop_lib.config import AGENT_ID, EMBED_DIM, MEMORY_TABLE, OTHER_USER_ID, USER_ID, Settings, load_settings
 from workshop_lib.embedding import build_model
 from workshop_lib.embedding.oamp_embedder import LiteOnnxEmbedder
-from workshop_lib.lite import connect
+from workshop_lib.backends.lite import connect_lite as connect
 from workshop_lib.memory import LiteMemoryStore, build_memory_client, extraction_config, put_memory
 
 

@@ -23,7 +23,7 @@ from oracleagentmemory.apis.records import MemoryRecord, RecordStatus, UserProfi
 from workshop_lib.config import CHUNKS_TABLE, EMBED_DIM, MEMORY_TABLE
 from workshop_lib.embedding import build_model
 from workshop_lib.embedding.oamp_embedder import LiteOnnxEmbedder
-from workshop_lib.lite import connect
+from workshop_lib.backends.lite import connect_lite as connect
 from workshop_lib.memory import LiteMemoryStore, _oamp
 
 

@@ -22,7 +22,7 @@ import sqlglot
 from sqlglot import exp
 
 from workshop_lib.errors import SeedError
-from workshop_lib.lite import connect as lite_connect
+from workshop_lib.backends.lite import connect_lite as lite_connect
 from workshop_lib.seed import DEFAULT_SQL_PATH, SeedReport, created_tables, run_seed, split_statements
 
 from workshop_lib.lite.dialect import Oracle as DIALECT

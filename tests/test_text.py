@@ -13,10 +13,17 @@ from workshop_lib.lite.text import (
     ParsedQuery,
     TextIndex,
     TextQueryError,
-    parse_query,
+    parse_query as parse_with_lexer,
     term_score,
 )
+from workshop_lib import oracle_text
 from workshop_lib.oracle_text import STOPWORDS, text_query, tokenize
+
+
+def parse_query(text):
+    """parse_query with the workshop's lexer (the one connect_lite gives the engine)."""
+    return parse_with_lexer(text, oracle_text)
+
 
 CORPUS = {
     1: "Red apple and green pear",
@@ -33,7 +40,7 @@ CORPUS = {
 
 @pytest.fixture(scope="module")
 def index() -> TextIndex:
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.rebuild(CORPUS.items())
     return ix
 
@@ -92,7 +99,7 @@ def test_term_score_edges():
 # --- index maintenance -----------------------------------------------------------
 
 def test_add_remove_rebuild():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     assert len(ix) == 0 and ix.search("apple") == {}
     ix.add(1, "apple pie")
     ix.add(2, None)
@@ -112,7 +119,7 @@ def test_add_remove_rebuild():
 def test_many_updates_keep_results_identical():
     rng = random.Random(5)
     words = ["vessel", "cargo", "teu", "port", "the", "capacity", "position"]
-    live = TextIndex()
+    live = TextIndex(oracle_text)
     final: dict[int, str] = {}
     for step in range(3000):                     # re-indexing leaves gaps; the index compacts
         rowid = rng.randint(1, 40)
@@ -125,7 +132,7 @@ def test_many_updates_keep_results_identical():
     for step in range(2500):                     # churn one row: the others get renumbered
         final[1] = " ".join(rng.choices(words, k=rng.randint(1, 8)))
         live.add(1, final[1])
-    fresh = TextIndex()
+    fresh = TextIndex(oracle_text)
     fresh.rebuild(final.items())
     assert len(live) == len(fresh) == len(final)
     for query in ["vessel", "cargo teu", "port, capacity, position", "v%", "vessel ~ cargo", "the teu",
@@ -135,9 +142,9 @@ def test_many_updates_keep_results_identical():
 
 def test_add_rejects_non_text():
     with pytest.raises(TypeError, match="only index text"):
-        TextIndex().add(1, 42)  # type: ignore[arg-type]
+        TextIndex(oracle_text).add(1, 42)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        TextIndex().add("1", "apple")  # type: ignore[arg-type]
+        TextIndex(oracle_text).add("1", "apple")  # type: ignore[arg-type]
 
 
 # --- operators -------------------------------------------------------------------
@@ -231,7 +238,7 @@ def test_stopword_transformations(index):
 
 
 def test_stopword_placeholder_needs_a_word():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.rebuild([(1, "hiking in California"), (2, "hiking throughout California"),
                 (3, "hiking California"), (4, "car"), (5, "red car")])
     assert set(ix.search("hiking to California")) == {1, 2}
@@ -248,7 +255,7 @@ def test_term_scores_follow_the_formula(index):
 
 
 def test_rarer_term_weighs_more():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.rebuild([(i, "common filler") for i in range(1, 20)] + [(20, "common rare")])
     assert ix.search("rare")[20] > ix.search("common")[20]
 
@@ -267,7 +274,7 @@ def test_phrase_scores_like_a_term(index):
 
 
 def test_accum_bands_more_matched_terms_higher():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.rebuild([
         (1, "teu capacity vessel"),                                        # 3 of 3, once each
         (2, " ".join(["teu capacity"] * 20)),                              # 2 of 3, very often
@@ -294,13 +301,13 @@ def test_scores_are_ints_in_range(index):
 
 
 def test_wildcard_scores_as_one_term():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.rebuild([(1, "vessel vessels"), (2, "vessel"), (3, "cargo")])
     assert ix.search("vessel%") == {1: term_score(2, 3, 2), 2: term_score(1, 3, 2)}
 
 
 def test_wildcard_expansion_limit():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.add(1, " ".join(f"w{i}" for i in range(WILDCARD_MAXTERMS + 1)))
     with pytest.raises(TextQueryError, match="DRG-51030") as info:
         ix.search("w%")
@@ -442,7 +449,7 @@ def _synthetic_corpus(n_docs: int, seed: int = 7) -> list[tuple[int, str]]:
 
 
 def test_search_over_10000_documents_is_fast():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.rebuild(_synthetic_corpus(10_000))
     assert len(ix) == 10_000
     queries = ["vessel", "teu ACCUM capacity ACCUM vessel", "vessel capacity", "cargo & position ~ teu",

@@ -7,9 +7,16 @@ import re
 
 import pytest
 
-from workshop_lib.lite.text import TextIndex, parse_query
+from workshop_lib.lite.text import TextIndex, parse_query as parse_with_lexer
+from workshop_lib import oracle_text
 from workshop_lib.oracle_text import STOPWORDS, tokenize
 from workshop_lib.oracle_text import MAX_QUERY_BYTES, MAX_TERMS, text_query
+
+
+def parse_query(text):
+    """parse_query with the workshop's lexer (the one connect_lite gives the engine)."""
+    return parse_with_lexer(text, oracle_text)
+
 
 SAFE_SHAPE = re.compile(r"\{[^\W_]+\}(?: ACCUM \{[^\W_]+\})*")
 
@@ -80,7 +87,7 @@ def test_overlong_tokens_are_skipped():
 
 
 def test_result_finds_the_text_it_came_from():
-    ix = TextIndex()
+    ix = TextIndex(oracle_text)
     ix.rebuild([(1, "Runbook: ORA-00904 invalid identifier"), (2, "TEU is a 20-foot equivalent unit"),
                 (3, "AT&T invoice in USD cents")])
     assert set(ix.search(text_query("ora-00904?"))) == {1}
@@ -100,7 +107,7 @@ NASTY_PIECES = [
 
 def test_property_never_raises_and_always_parses():
     rng = random.Random(20240611)
-    filler = TextIndex()
+    filler = TextIndex(oracle_text)
     for _ in range(3000):
         text = "".join(rng.choice(NASTY_PIECES) for _ in range(rng.randint(0, 12)))
         query = text_query(text)

@@ -1,6 +1,7 @@
 """The lite backend: Oracle SQL on SQLite, with python-oracledb's connection shape.
 
-``connect(home)`` opens the lite database under ``<home>/lite``. See
+``connect(home, user, model_runner=..., lexer=...)`` opens the lite database
+under ``<home>/lite``. See
 connection.py for how statements run, translate.py for the rewrites,
 guard.py for the non-Oracle syntax it rejects, and text.py for Oracle Text.
 """
@@ -8,26 +9,24 @@ guard.py for the non-Oracle syntax it rejects, and text.py for Oracle Text.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .connection import LiteConnection, LiteCursor
 from .errors import LiteDatabaseError, LiteNotSupportedError
+from .text import Lexer
 
 
-def connect(home: Path | str | None = None, user: str | None = None, *, model_runner: Any = None,
-            lexer: Any = None) -> LiteConnection:
-    """Open a lite connection for ``user`` (default: the workshop's agent user) under ``home``.
+def connect(home: Path | str, user: str, *, model_runner: Callable[[Path], Any], lexer: Lexer) -> LiteConnection:
+    """Open a lite connection for ``user`` under ``home`` (the database lives in ``<home>/lite``).
 
-    ``home`` defaults to the configured WORKSHOP_HOME. Opening creates the
-    folder and catalog when they are new, so a fresh WORKSHOP_HOME is a fresh,
-    isolated workshop.
+    Opening creates the folder and catalog when they are new, so a fresh
+    ``home`` is a fresh, isolated workshop. The engine owns no model runtime
+    and no lexer: ``model_runner(path)`` returns an object whose
+    ``embed(texts)`` gives one vector per text for the ONNX file at ``path``
+    (VECTOR_EMBEDDING calls it), and ``lexer`` is Oracle Text's lexer and
+    stoplist (:class:`~workshop_lib.lite.text.Lexer`). The workshop opens
+    lite through ``workshop_lib.backends.lite.connect_lite``, which passes both.
     """
-    if home is None or user is None:
-        from workshop_lib.config import AGENT_SCHEMA, load_settings
-
-        settings = load_settings()
-        home = home if home is not None else settings.home
-        user = user or AGENT_SCHEMA
     return LiteConnection(home, user, model_runner=model_runner, lexer=lexer)
 
 

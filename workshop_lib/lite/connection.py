@@ -21,7 +21,7 @@ import threading
 from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 import oracledb
@@ -31,6 +31,9 @@ from .ddl import execute_ddl, is_ddl, new_schema_of
 from .errors import LiteDatabaseError, LiteError, from_sqlite
 from .translate import Context, Plan, translate
 from .values import adapt_bind, convert_out, encode_vector, is_vector_blob, vector_as_numpy
+
+if TYPE_CHECKING:
+    from .text import Lexer
 
 LITE_VERSION = "23.0.0.0.0"     # the Oracle release whose SQL lite speaks
 KNOWN_SCHEMAS = ("SUPPLYCHAIN",)  # attached up front, so DDL on them works inside atomic()
@@ -48,7 +51,7 @@ _DB_TYPES = {
 class LiteConnection:
     """Connection to a lite workshop database (see module docstring)."""
 
-    def __init__(self, home: Path | str, user: str = "AGENT", *, model_runner: Any = None, lexer: Any = None):
+    def __init__(self, home: Path | str, user: str, *, model_runner: Callable[[Path], Any], lexer: Lexer):
         self.home = Path(home)
         self._model_runner = model_runner
         self._lexer = lexer
@@ -66,9 +69,9 @@ class LiteConnection:
         catalog.ensure_catalog(self._con)
         self._attached: set[str] = set()
         for schema in KNOWN_SCHEMAS:
-            self._attach(schema)
+            self.attach(schema)
         for path in sorted(self.folder.glob("*.db")):
-            self._attach(path.stem)
+            self.attach(path.stem)
         catalog.install_views(self._con, self.username)
         self._udf_error: BaseException | None = None
         self._plans: dict[str, Plan | str] = {}
@@ -211,7 +214,13 @@ class LiteConnection:
         if self._closed:
             raise LiteDatabaseError(3114, "not connected to ORACLE (the lite connection is closed)")
 
-    def _attach(self, schema: str) -> None:
+    @property
+    def sqlite(self) -> sqlite3.Connection:
+        """The underlying SQLite connection (for the engine's own modules, e.g. DDL)."""
+        return self._con
+
+    def attach(self, schema: str) -> None:
+        """Attach ``schema``'s database file (each Oracle user is one SQLite file)."""
         schema = schema.upper()
         if schema in self._attached or schema == self.username or schema.startswith("_"):
             return
@@ -277,11 +286,7 @@ class LiteConnection:
             raise LiteDatabaseError(40284, f"model {model} does not exist",
                                     "load it with `workshop setup` (lite registers the ONNX file) "
                                     "and check USER_MINING_MODELS")
-        if self._model_runner is not None:
-            return self._model_runner(path)
-        from workshop_lib.embedding.runtime import get_embedder  # heavy import, only when used
-
-        return get_embedder(path)
+        return self._model_runner(path)
 
     def _embed_texts(self, model: str, texts: Sequence[str]) -> None:
         todo = [t for t in dict.fromkeys(texts) if t is not None and (model, t) not in self._embed_cache]
@@ -383,7 +388,7 @@ class LiteConnection:
             size *= 4
 
     def _text_search(self, owner: str, table: str, column: str, query: Any) -> dict[int, int]:
-        from .text import TextIndex, TextQueryError  # the Oracle Text evaluator
+        from .text import TextIndex, TextQueryError  # the Oracle Text evaluator (numpy: only when used)
 
         if query is None:
             raise LiteDatabaseError(29902, "error in executing ODCIIndexStart() routine\n"
@@ -395,7 +400,7 @@ class LiteConnection:
         if cached is None or cached[0] != version:
             self._text_indexes.pop(key, None)   # a failed sync must not leave a half-updated index cached
             rows = self._con.execute(f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}"').fetchall()
-            index, fingerprints = _sync_text_index(TextIndex, None if cached is None else cached[1:], rows)
+            index, fingerprints = _sync_text_index(lambda: TextIndex(self._lexer), None if cached is None else cached[1:], rows)
             self._text_indexes[key] = (version, index, fingerprints)
         else:
             index = cached[1]
@@ -448,7 +453,7 @@ class LiteConnection:
         raise error from None
 
 
-def _sync_text_index(index_class: type, cached: tuple[Any, dict[int, int]] | None,
+def _sync_text_index(new_index: Callable[[], Any], cached: tuple[Any, dict[int, int]] | None,
                      rows: list[tuple[int, Any]]) -> tuple[Any, dict[int, int]]:
     """Bring a cached text index up to ``rows`` of ``(rowid, text)``; return it and its fingerprints.
 
@@ -471,7 +476,7 @@ def _sync_text_index(index_class: type, cached: tuple[Any, dict[int, int]] | Non
             for rowid in changed:
                 index.add(rowid, texts[rowid])
             return index, fresh
-    index = index_class()
+    index = new_index()
     index.rebuild(rows)
     return index, fresh
 
@@ -697,7 +702,7 @@ class LiteCursor:
                     con.execute("COMMIT")  # Oracle commits pending work before DDL
                 schema = new_schema_of(statement, conn.username)
                 if schema:
-                    conn._attach(schema)  # SQLite cannot ATTACH inside the transaction opened next
+                    conn.attach(schema)  # SQLite cannot ATTACH inside the transaction opened next
                 con.execute("BEGIN")
             result = execute_ddl(conn, statement, conn._context)
             if not in_atomic:

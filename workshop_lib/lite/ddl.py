@@ -9,8 +9,9 @@ dictionary views and the type-aware translator see it.
 from __future__ import annotations
 
 import re
+import sqlite3
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlglot import exp
 
@@ -19,8 +20,22 @@ from .dialect import Oracle
 from .errors import LiteDatabaseError, LiteNotSupportedError
 from .translate import Context, Translator, name_of, table_ref
 
-if TYPE_CHECKING:
-    from .connection import LiteConnection
+
+
+class DdlTarget(Protocol):
+    """What DDL needs from a connection: its user, the SQLite handle, and attaching a schema.
+
+    A protocol rather than the connection class, so this module and
+    connection.py do not import each other.
+    """
+
+    username: str
+
+    @property
+    def sqlite(self) -> sqlite3.Connection: ...
+
+    def attach(self, schema: str) -> None: ...
+
 
 _IDENT = r'(?:"[^"]+"|[A-Za-z][\w$#]*)'
 _QNAME = rf"(?:{_IDENT}\s*\.\s*)?{_IDENT}"
@@ -92,9 +107,9 @@ def is_ddl(sql: str) -> bool:
     return word in ("CREATE", "DROP", "COMMENT", "TRUNCATE", "ALTER", "GRANT", "REVOKE")
 
 
-def execute_ddl(conn: "LiteConnection", sql: str, ctx: Context) -> DdlResult:
+def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
     """Run one DDL statement on the lite database and record it in the catalog."""
-    con = conn._con
+    con = conn.sqlite
     user = conn.username
     if CREATE_INDEX_RE.match(sql):
         return _create_index(conn, sql)
@@ -121,7 +136,7 @@ def execute_ddl(conn: "LiteConnection", sql: str, ctx: Context) -> DdlResult:
     match = _CREATE_USER_RE.match(sql)
     if match:
         name = name_of(match.group("name").strip('"')) if not match.group("name").startswith('"') else match.group("name")[1:-1]
-        conn._attach(name)
+        conn.attach(name)
         return DdlResult("CREATE USER", name)
     head = sql.lstrip()[:6].upper()
     if head.startswith("GRANT") or head.startswith("REVOKE"):
@@ -139,13 +154,13 @@ def execute_ddl(conn: "LiteConnection", sql: str, ctx: Context) -> DdlResult:
                                 "lite runs CREATE/DROP TABLE, CREATE/DROP INDEX, COMMENT ON and TRUNCATE")
 
 
-def _db(conn: "LiteConnection", owner: str) -> str:
+def _db(conn: DdlTarget, owner: str) -> str:
     """SQLite database name holding ``owner``'s tables."""
     return "main" if owner == conn.username else owner
 
 
-def _create_table(conn: "LiteConnection", tree: exp.Create, ctx: Context) -> DdlResult:
-    con = conn._con
+def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
+    con = conn.sqlite
     schema = tree.this
     if not isinstance(schema, exp.Schema):
         raise LiteNotSupportedError("CREATE TABLE ... AS SELECT", "create the table, then INSERT ... SELECT")
@@ -154,7 +169,7 @@ def _create_table(conn: "LiteConnection", tree: exp.Create, ctx: Context) -> Ddl
         if tree.args.get("exists"):
             return DdlResult("CREATE TABLE", owner, table)
         raise LiteDatabaseError(955, "name is already used by an existing object")
-    conn._attach(owner)
+    conn.attach(owner)
     translator = Translator(ctx)
     columns: list[tuple[str, catalog.ColumnType, bool, bool]] = []  # name, type, nullable, identity
     col_sql: list[str] = []
@@ -295,8 +310,8 @@ def _table_constraint_sql(item: exp.Expression, translator: Translator, owner: s
     return prefix + " ".join(parts)
 
 
-def _drop_table(conn: "LiteConnection", tree: exp.Drop) -> DdlResult:
-    con = conn._con
+def _drop_table(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
+    con = conn.sqlite
     owner, table = table_ref(tree.this if not tree.args.get("tables") else tree.args["tables"][0], conn.username)
     if not catalog.table_exists(con, owner, table):
         if tree.args.get("exists"):
@@ -322,8 +337,8 @@ def _drop_table(conn: "LiteConnection", tree: exp.Drop) -> DdlResult:
     return DdlResult("DROP TABLE", owner, table)
 
 
-def _comment(conn: "LiteConnection", tree: exp.Comment) -> DdlResult:
-    con = conn._con
+def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
+    con = conn.sqlite
     kind = (tree.args.get("kind") or "").upper()
     text_node = tree.args.get("expression")
     text = text_node.this if isinstance(text_node, exp.Literal) else None
@@ -355,8 +370,8 @@ def _comment(conn: "LiteConnection", tree: exp.Comment) -> DdlResult:
     raise LiteNotSupportedError(f"COMMENT ON {kind}")
 
 
-def _create_index(conn: "LiteConnection", sql: str) -> DdlResult:
-    con = conn._con
+def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
+    con = conn.sqlite
     match = CREATE_INDEX_RE.match(sql)
     assert match is not None
     user = conn.username
@@ -430,10 +445,10 @@ def _index_create_error(cause: str, hint: str) -> LiteDatabaseError:
     return LiteDatabaseError(29855, f"error occurred in the execution of ODCIINDEXCREATE routine\n{cause}", hint)
 
 
-def _check_spatial_index(conn: "LiteConnection", owner: str, table: str, col_names: list[str],
+def _check_spatial_index(conn: DdlTarget, owner: str, table: str, col_names: list[str],
                          known: dict[str, catalog.ColumnType], params: str | None) -> None:
     """Refuse a spatial index Oracle would refuse (wrong column, no metadata to build from, bad parameters)."""
-    con = conn._con
+    con = conn.sqlite
     if len(col_names) != 1:
         raise LiteDatabaseError(29851, "cannot build a domain index on more than one column",
                                 "a spatial index goes on one SDO_GEOMETRY column")

@@ -3,7 +3,10 @@
 The lite engine keeps one :class:`TextIndex` per ``CTXSYS.CONTEXT`` index and
 evaluates ``CONTAINS(col, :q, label) > 0`` / ``SCORE(label)`` with
 :meth:`TextIndex.search`. Everything here follows the Oracle Text Reference
-(23ai/26ai) for the default ``BASIC_LEXER`` and ``CTXSYS.DEFAULT_STOPLIST``:
+(23ai/26ai) for the default ``BASIC_LEXER`` and ``CTXSYS.DEFAULT_STOPLIST``.
+The lexer and stoplist themselves are passed in (:class:`Lexer`; the workshop
+passes :mod:`workshop_lib.oracle_text`, which the Oracle path's query builder
+uses too), so this module depends on nothing above the engine:
 
 * **Lexer.** Case-insensitive; a token is a maximal run of alphanumeric
   characters (letters of any script, digits); every other character separates
@@ -11,7 +14,7 @@ evaluates ``CONTAINS(col, :q, label) > 0`` / ``SCORE(label)`` with
   ``t``. Text is NFC-normalised first. (Oracle's ``numjoin``/``numgroup``
   would keep ``3.5`` as one token; lite splits it into ``3`` and ``5``. A
   brace-escaped query matches either way.)
-* **Stoplist.** :data:`STOPWORDS` is the English default stoplist of the
+* **Stoplist.** The lexer's ``STOPWORDS`` is the English default stoplist of the
   current Oracle Text Reference ("Oracle Text Supplied Stoplists", 114 words
   since 11g; the shorter list of 8i-10g is not used). Stopwords are not
   indexed but keep their positions.
@@ -58,14 +61,12 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from typing import Iterable, Union
+from typing import Iterable, Protocol, Union
 
 import numpy as np
 
-from ..errors import WorkshopError
-from ..oracle_text import MAX_QUERY_TOKEN_BYTES, STOPWORDS, tokenize
-
 __all__ = [
+    "Lexer",
     "WILDCARD_MAXTERMS",
     "TextQueryError",
     "ParsedQuery",
@@ -78,7 +79,22 @@ WILDCARD_MAXTERMS = 20000       # Oracle's default WILDCARD_MAXTERMS
 _MAX_NESTING = 50               # keeps recursive descent far from Python's limit
 
 
-class TextQueryError(WorkshopError, ValueError):
+class Lexer(Protocol):
+    """What the engine needs from Oracle Text's BASIC_LEXER and stoplist.
+
+    The engine does not define the lexer itself: the caller passes one in
+    (the workshop passes :mod:`workshop_lib.oracle_text`, which the Oracle
+    path shares), so lite and the query builder can never disagree on what
+    a token is. A module with these three names satisfies the protocol.
+    """
+
+    STOPWORDS: frozenset[str]
+    MAX_QUERY_TOKEN_BYTES: int
+
+    def tokenize(self, text: str) -> list[str]: ...
+
+
+class TextQueryError(ValueError):
     """An Oracle Text query the lite backend cannot run.
 
     ``code`` is the Oracle Text error it corresponds to (``DRG-50901`` syntax
@@ -343,7 +359,7 @@ def _scan(text: str) -> list[_Item]:
     return items
 
 
-def _lex_word(chars: tuple[tuple[str, bool], ...], column: int) -> list[_Node | None]:
+def _lex_word(chars: tuple[tuple[str, bool], ...], column: int, lexer: Lexer) -> list[_Node | None]:
     """Lex one scanned word into phrase parts: terms, wildcards, stopword placeholders."""
     parts: list[_Node | None] = []
     buf: list[str] = []
@@ -355,15 +371,15 @@ def _lex_word(chars: tuple[tuple[str, bool], ...], column: int) -> list[_Node | 
             return
         token = "".join(buf).lower()
         buf.clear()
-        if len(token.encode("utf-8")) > MAX_QUERY_TOKEN_BYTES:
+        if len(token.encode("utf-8")) > lexer.MAX_QUERY_TOKEN_BYTES:
             raise TextQueryError(
                 f"DRG-50943: query token too long on line 1 on column {column}: "
-                f"{token[:20]}... has more than {MAX_QUERY_TOKEN_BYTES} bytes; shorten it "
+                f"{token[:20]}... has more than {lexer.MAX_QUERY_TOKEN_BYTES} bytes; shorten it "
                 f"or use a % wildcard",
                 code="DRG-50943", column=column)
         if wild:
             parts.append(_Wildcard(token))
-        elif token in STOPWORDS:
+        elif token in lexer.STOPWORDS:
             parts.append(None)
         else:
             parts.append(_Term(token))
@@ -381,10 +397,10 @@ def _lex_word(chars: tuple[tuple[str, bool], ...], column: int) -> list[_Node | 
     return parts
 
 
-def _phrase(words: list[tuple[tuple[tuple[str, bool], ...], int]]) -> _Node:
+def _phrase(words: list[tuple[tuple[tuple[str, bool], ...], int]], lexer: Lexer) -> _Node:
     parts: list[_Node | None] = []
     for chars, column in words:
-        parts.extend(_lex_word(chars, column))
+        parts.extend(_lex_word(chars, column, lexer))
     if all(p is None for p in parts):          # stopwords / punctuation only (or nothing)
         return NO_TOKEN
     if len(parts) == 1:
@@ -397,9 +413,10 @@ _CLOSERS = {"(": ")", "[": "]"}
 
 
 class _Parser:
-    def __init__(self, text: str, items: list[_Item]):
+    def __init__(self, text: str, items: list[_Item], lexer: Lexer):
         self.text = text
         self.items = items
+        self.lexer = lexer
         self.pos = 0
         self.depth = 0
 
@@ -467,16 +484,17 @@ class _Parser:
             while self._peek() is not None and self._peek()[0] == "word":
                 words.append((self._peek()[1], self._peek()[2]))
                 self.pos += 1
-            return _phrase(words)
+            return _phrase(words, self.lexer)
         if kind == "op":
             raise _syntax_error(column, f"operator {value} has no search term before it")
         raise _syntax_error(column, f"'{value}' has no matching opening bracket")
 
 
 @lru_cache(maxsize=1024)
-def parse_query(text: str) -> ParsedQuery:
+def parse_query(text: str, lexer: Lexer) -> ParsedQuery:
     """Parse an Oracle Text query (the supported subset) into a :class:`ParsedQuery`.
 
+    ``lexer`` decides tokens and stopwords (see :class:`Lexer`).
     Raises :class:`TextQueryError` for syntax errors (DRG-50901 style, with
     the column), for over-long tokens (DRG-50943) and for Oracle Text
     operators lite does not implement (the message names the operator).
@@ -486,7 +504,7 @@ def parse_query(text: str) -> ParsedQuery:
         raise TypeError(f"an Oracle Text query must be a str, got {type(text).__name__}; "
                         "bind the query text, e.g. CONTAINS(content, :kw, 1) > 0 with kw='...'")
     normalised = unicodedata.normalize("NFC", text)
-    return ParsedQuery(text, _Parser(normalised, _scan(normalised)).parse())
+    return ParsedQuery(text, _Parser(normalised, _scan(normalised), lexer).parse())
 
 
 @lru_cache(maxsize=256)
@@ -505,10 +523,12 @@ class TextIndex:
     get dense internal document numbers; query evaluation runs on numpy
     arrays built lazily per token, so a query over 10,000 rows costs a few
     milliseconds. ``None`` or empty text is not indexed (Oracle treats '' as
-    NULL). Not thread-safe; the engine serialises access per connection.
+    NULL). ``lexer`` tokenizes rows and queries (see :class:`Lexer`). Not
+    thread-safe; the engine serialises access per connection.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, lexer: Lexer) -> None:
+        self._lexer = lexer
         self._reset()
 
     def _reset(self) -> None:
@@ -537,10 +557,11 @@ class TextIndex:
         self.remove(rowid)
         if not text:
             return
-        tokens = tokenize(text)
+        tokens = self._lexer.tokenize(text)
+        stopwords = self._lexer.STOPWORDS
         positions: dict[str, list[int]] = {}
         for pos, token in enumerate(tokens):
-            if token not in STOPWORDS:
+            if token not in stopwords:
                 positions.setdefault(token, []).append(pos)
         if len(self._rowids) > 1000 and len(self._rowids) > 2 * len(self._doc_of):
             self._compact()
@@ -594,7 +615,7 @@ class TextIndex:
 
     def search(self, query: str | ParsedQuery) -> dict[int, int]:
         """Evaluate an Oracle Text query: ``{rowid: score}`` for matching rows (scores 1..100)."""
-        parsed = query if isinstance(query, ParsedQuery) else parse_query(query)
+        parsed = query if isinstance(query, ParsedQuery) else parse_query(query, self._lexer)
         if parsed.root is NO_TOKEN or not self._doc_of:
             return {}
         docs, scores = self._eval(parsed.root)
