@@ -25,3 +25,10 @@ c.Execute.extra_arguments = ["--IPKernelApp.log_level=ERROR"]
 c.ClearSolutions.code_stub = {
     "python": "# YOUR CODE HERE\nraise NotImplementedError(\"replace this line with your solution\")"
 }
+
+# A graded cell with any stderr output scores 0 in nbgrader. The checks keep
+# their own output clean, but a hidden test (or a library under it) may print
+# a Python warning or a progress bar to stderr; drop exactly those outputs
+# before scoring. Errors are separate outputs and still fail the cell.
+c.IgnorePattern.enabled = True
+c.IgnorePattern.pattern = r"^(\S+:\d+: )?\w*Warning: |\d+%\|"

@@ -238,3 +238,21 @@ def test_ungraded_notebooks_are_listed_but_not_executed(tmp_path, capsys):
     assert "01_seed_and_explore has no graded cells" in out and "prepared a lite workshop" not in out
     assert (tmp_path / "grades.csv").read_text(encoding="utf-8").splitlines() == [
         "learner,total,max,percent,notes", "kim,0,0,100.0,"]
+
+
+def test_nbgrader_config_drops_only_warnings_and_progress_bars_from_stderr():
+    from nbformat.v4 import new_code_cell, new_output
+    from nbgrader.preprocessors import IgnorePattern
+
+    from workshop_lib.release import load_nbgrader_config
+
+    step = IgnorePattern(config=load_nbgrader_config())
+    assert step.enabled
+    cell = new_code_cell("checks.todo1(_scan_tables)", outputs=[
+        new_output("stream", name="stderr", text="/x/pandas/core.py:12: FutureWarning: a thing changes\n"),
+        new_output("stream", name="stderr", text="scanning: 40%|####      | 34/84\n"),
+        new_output("stream", name="stderr", text="Traceback (most recent call last): something broke\n"),
+        new_output("stream", name="stdout", text="TODO 1 passed\n")])
+    kept, _ = step.preprocess_cell(cell, {}, 0)
+    assert [o.text for o in kept.outputs] == ["Traceback (most recent call last): something broke\n",
+                                              "TODO 1 passed\n"]

@@ -36,8 +36,8 @@ import nbformat
 from .errors import WorkshopError
 from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_nbgrader_config,
                       read_notebook)
+from .todos import by_grade_id
 
-_CHECK_ID = re.compile(r"^check_todo(\d+)$")
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_.@-]+")
 
 
@@ -156,9 +156,9 @@ def graded_todos(source: nbformat.NotebookNode) -> list[tuple[str, str, float]]:
     found = []
     for cell in source.cells:
         meta = cell.metadata.get("nbgrader", {})
-        match = _CHECK_ID.match(meta.get("grade_id", ""))
-        if meta.get("grade") and match:
-            found.append((meta["grade_id"], f"TODO {match.group(1)}", float(meta.get("points", 0))))
+        registered = by_grade_id(meta.get("grade_id", ""))
+        if meta.get("grade") and registered is not None:
+            found.append((meta["grade_id"], registered.label, float(meta.get("points", 0))))
     return found
 
 

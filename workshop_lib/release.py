@@ -34,10 +34,12 @@ from typing import Sequence
 
 import nbformat
 from nbformat import NotebookNode
+from nbconvert.preprocessors import Preprocessor
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from .errors import WorkshopError
+from .todos import Todo, check_grade_id, for_notebook, todo_grade_id
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIR = "solutions"
@@ -67,33 +69,33 @@ class Marker:
     points: float | None = None
 
 
-def parse_marker(source: str) -> Marker | None:
+def parse_marker(source: str, registered: dict[int, Todo] | None = None) -> Marker | None:
     """The marker on the first line of a code cell's source, or None for an ordinary cell.
 
-    ``# CHECK n`` without ``(p points)`` is an error: every graded cell must say
-    what it is worth.
+    A check's points come from the marker (``# CHECK 1 (3 points)``) or, for
+    a TODO in ``registered`` (number -> :class:`~workshop_lib.todos.Todo`),
+    from the registry; when both are given they must agree. A check of an
+    unregistered TODO must state its points.
     """
+    registered = registered or {}
     first = source.lstrip("\n").split("\n", 1)[0].strip()
     if match := _TODO.match(first):
         return Marker("todo", int(match.group(1)))
     if match := _CHECK.match(first):
-        points = _CHECK_POINTS.match(first)
-        if points is None:
-            raise ReleaseError(f"{first!r}: a check marker must state its points, e.g. '# CHECK 1 (3 points)'.")
-        return Marker("check", int(match.group(1)), float(points.group(1)))
+        number = int(match.group(1))
+        stated = _CHECK_POINTS.match(first)
+        known = registered.get(number)
+        if known is None:
+            if stated is None:
+                raise ReleaseError(f"{first!r}: a check marker must state its points, e.g. '# CHECK 1 (3 points)'.")
+            return Marker("check", number, float(stated.group(1)))
+        if stated is not None and float(stated.group(1)) != known.points:
+            raise ReleaseError(f"{first!r}: the marker says {stated.group(1)} points, workshop_lib/todos.py "
+                               f"says TODO {number} is worth {known.points}; change one so they agree.")
+        return Marker("check", number, float(known.points))
     if _SETUP.match(first):
         return Marker("setup")
     return None
-
-
-def todo_grade_id(number: int) -> str:
-    """grade_id of TODO n's solution cell."""
-    return f"todo{number}"
-
-
-def check_grade_id(number: int) -> str:
-    """grade_id of TODO n's check cell (the graded cell)."""
-    return f"check_todo{number}"
 
 
 def _nbgrader_meta(grade: bool, solution: bool, locked: bool, grade_id: str,
@@ -105,65 +107,125 @@ def _nbgrader_meta(grade: bool, solution: bool, locked: bool, grade_id: str,
     return meta
 
 
-def annotate(nb: NotebookNode, assignment: str) -> NotebookNode:
-    """A copy of source notebook ``nb`` with nbgrader metadata derived from its markers.
+class ResetMetadata(Preprocessor):
+    """Notebook metadata becomes the ``python3`` kernelspec; per-cell UI state and old nbgrader metadata go."""
 
-    Existing nbgrader metadata is discarded and recomputed, outputs and
-    execution counts are cleared, notebook metadata is reduced to the
-    ``python3`` kernelspec, and missing or duplicate cell ids are replaced with
-    stable ones. Raises ReleaseError when a TODO has no solution region, a
-    check has no TODO before it, or a marker is repeated.
-    """
-    nb = copy.deepcopy(nb)
-    nb.metadata = nbformat.from_dict({"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}})
-    nb.nbformat, nb.nbformat_minor = 4, 5
-    seen_ids: set[str] = set()
-    todos: set[int] = set()
-    checks: set[int] = set()
-    setups = 0
-    slug = re.sub(r"[^a-zA-Z0-9]+", "-", assignment).strip("-")[:40] or "nb"
-    for index, cell in enumerate(nb.cells):
+    def preprocess(self, nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
+        nb.metadata = nbformat.from_dict({"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}})
+        nb.nbformat, nb.nbformat_minor = 4, 5
+        return super().preprocess(nb, resources)
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
         cell.metadata.pop("nbgrader", None)
         for key in ("deletable", "editable", "collapsed", "scrolled", "execution", "ExecuteTime"):
             cell.metadata.pop(key, None)
+        return cell, resources
+
+
+class AssignCellIds(Preprocessor):
+    """Missing, invalid or duplicate cell ids become stable ``<assignment>-NNN`` ids."""
+
+    def preprocess(self, nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
+        resources["seen_ids"] = set()
+        return super().preprocess(nb, resources)
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
+        seen = resources["seen_ids"]
         cell_id = cell.get("id")
-        if not cell_id or not _CELL_ID.match(cell_id) or cell_id in seen_ids:
-            cell["id"] = f"{slug}-{index:03d}"
-        seen_ids.add(cell["id"])
-        if cell.cell_type != "code":
-            continue
-        cell.outputs = []
-        cell.execution_count = None
-        where = f"{assignment}, cell {index + 1}"
-        marker = parse_marker(cell.source)
-        if marker is None:
-            if "BEGIN SOLUTION" in cell.source or "BEGIN HIDDEN TESTS" in cell.source:
-                raise ReleaseError(f"{where}: has a BEGIN SOLUTION/HIDDEN TESTS block but no '# TODO n' or "
-                                   "'# CHECK n (p points)' marker on its first line.")
-            continue
-        if marker.kind == "todo":
-            if marker.number in todos:
-                raise ReleaseError(f"{where}: TODO {marker.number} appears twice.")
-            if "### BEGIN SOLUTION" not in cell.source or "### END SOLUTION" not in cell.source:
-                raise ReleaseError(f"{where}: TODO {marker.number} needs a ### BEGIN SOLUTION ... "
-                                   "### END SOLUTION block (the part learners write).")
-            todos.add(marker.number)
-            cell.metadata["nbgrader"] = _nbgrader_meta(False, True, False, todo_grade_id(marker.number))
-        elif marker.kind == "check":
-            if marker.number not in todos:
-                raise ReleaseError(f"{where}: CHECK {marker.number} has no '# TODO {marker.number}' cell before it.")
-            if marker.number in checks:
-                raise ReleaseError(f"{where}: CHECK {marker.number} appears twice.")
-            checks.add(marker.number)
-            cell.metadata["nbgrader"] = _nbgrader_meta(True, False, True, check_grade_id(marker.number),
-                                                       marker.points)
-        else:
-            setups += 1
-            grade_id = f"setup_{slug}" + (f"_{setups}" if setups > 1 else "")
-            cell.metadata["nbgrader"] = _nbgrader_meta(False, False, True, grade_id)
-    missing = sorted(todos - checks)
-    if missing:
-        raise ReleaseError(f"{assignment}: TODO {missing[0]} has no '# CHECK {missing[0]} (p points)' cell.")
+        if not cell_id or not _CELL_ID.match(cell_id) or cell_id in seen:
+            cell["id"] = f"{resources['slug']}-{index:03d}"
+        seen.add(cell["id"])
+        return cell, resources
+
+
+class ClearOutputs(Preprocessor):
+    """Code cells lose their outputs and execution counts (notebooks ship without outputs)."""
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict, index: int) -> tuple[NotebookNode, dict]:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+        return cell, resources
+
+
+class MarkGradedCells(Preprocessor):
+    """Marker comments become nbgrader metadata, checked against the TODO registry.
+
+    For an assignment registered in :mod:`workshop_lib.todos`, its cells must
+    declare exactly the registered TODOs, and a ``# CHECK n (p points)``
+    marker's points must agree with the registry (``# CHECK n`` alone takes
+    the registry's points). An unregistered assignment (a notebook being
+    written) must state its points on every check marker.
+    """
+
+    def preprocess(self, nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
+        assignment = resources["assignment"]
+        registered = {t.number: t for t in for_notebook(assignment)}
+        todos: set[int] = set()
+        checks: set[int] = set()
+        setups = 0
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            where = f"{assignment}, cell {index + 1}"
+            marker = parse_marker(cell.source, registered)
+            if marker is None:
+                if "BEGIN SOLUTION" in cell.source or "BEGIN HIDDEN TESTS" in cell.source:
+                    raise ReleaseError(f"{where}: has a BEGIN SOLUTION/HIDDEN TESTS block but no '# TODO n' or "
+                                       "'# CHECK n (p points)' marker on its first line.")
+                continue
+            if marker.kind == "todo":
+                if marker.number in todos:
+                    raise ReleaseError(f"{where}: TODO {marker.number} appears twice.")
+                if "### BEGIN SOLUTION" not in cell.source or "### END SOLUTION" not in cell.source:
+                    raise ReleaseError(f"{where}: TODO {marker.number} needs a ### BEGIN SOLUTION ... "
+                                       "### END SOLUTION block (the part learners write).")
+                todos.add(marker.number)
+                cell.metadata["nbgrader"] = _nbgrader_meta(False, True, False, todo_grade_id(marker.number))
+            elif marker.kind == "check":
+                if marker.number not in todos:
+                    raise ReleaseError(f"{where}: CHECK {marker.number} has no '# TODO {marker.number}' cell "
+                                       "before it.")
+                if marker.number in checks:
+                    raise ReleaseError(f"{where}: CHECK {marker.number} appears twice.")
+                checks.add(marker.number)
+                cell.metadata["nbgrader"] = _nbgrader_meta(True, False, True, check_grade_id(marker.number),
+                                                           marker.points)
+            else:
+                setups += 1
+                grade_id = f"setup_{resources['slug']}" + (f"_{setups}" if setups > 1 else "")
+                cell.metadata["nbgrader"] = _nbgrader_meta(False, False, True, grade_id)
+        missing = sorted(todos - checks)
+        if missing:
+            raise ReleaseError(f"{assignment}: TODO {missing[0]} has no '# CHECK {missing[0]} (p points)' cell.")
+        if registered and todos != set(registered):
+            raise ReleaseError(
+                f"{assignment}: workshop_lib/todos.py registers TODO(s) {sorted(registered)} for this notebook, "
+                f"its cells declare {sorted(todos)}; make them agree (add the cells or change the registry).")
+        return nb, resources
+
+
+#: The steps of :func:`annotate`, in order (nbconvert preprocessors, as nbgrader's own converters use).
+ANNOTATE_STEPS: tuple[type[Preprocessor], ...] = (ResetMetadata, AssignCellIds, ClearOutputs, MarkGradedCells)
+
+
+def annotate(nb: NotebookNode, assignment: str,
+             steps: Sequence[type[Preprocessor]] = ANNOTATE_STEPS) -> NotebookNode:
+    """A copy of source notebook ``nb`` with nbgrader metadata derived from its markers.
+
+    Runs ``steps`` (by default :data:`ANNOTATE_STEPS`): existing nbgrader
+    metadata is discarded and recomputed, outputs and execution counts are
+    cleared, notebook metadata is reduced to the ``python3`` kernelspec, and
+    missing or duplicate cell ids are replaced with stable ones. Raises
+    ReleaseError when a TODO has no solution region, a check has no TODO
+    before it, a marker is repeated, or the markers disagree with the TODO
+    registry.
+    """
+    nb = copy.deepcopy(nb)
+    slug = re.sub(r"[^a-zA-Z0-9]+", "-", assignment).strip("-")[:40] or "nb"
+    resources: dict = {"assignment": assignment, "slug": slug}
+    for step in steps:
+        nb, resources = step().preprocess(nb, resources)
     return nb
 
 

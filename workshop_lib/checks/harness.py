@@ -25,13 +25,13 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+from ..todos import todo as registered_todo
 from .connection import _transaction_open
 from .spies import _Log
 
 DEFAULT_TIMEOUT = 60.0                     # seconds one call of the learner's function may take
 TIMEOUT_ENV = "WORKSHOP_CHECK_TIMEOUT"     # overrides DEFAULT_TIMEOUT (instructors on slow machines)
 
-_NAMES = {1: "_scan_tables", 2: "retrieve_knowledge", 3: "hybrid_rrf_search_memories"}
 _WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE",
                 "GRANT", "REVOKE", "COMMENT", "BEGIN", "DECLARE", "CALL", "RENAME")
 
@@ -106,7 +106,8 @@ class _Grader:
 
     def __init__(self, todo: int, fn: Any, timeout: float | None) -> None:
         self.todo = todo
-        self.name = _NAMES[todo]
+        self.name = registered_todo(todo).function
+        self.check_name = registered_todo(todo).check
         self.fn = fn
         self.timeout = _timeout_from(timeout)
         self.captured: dict[str, io.StringIO] = {}
@@ -136,7 +137,7 @@ class _Grader:
             raise CheckFailure(
                 f"TODO {self.todo} ({self.name}) failed: the check needs your function, got {_short(self.fn)}.\n"
                 f"  hint: run the cell that defines {self.name}, then call "
-                f"checks.todo{self.todo}({self.name}).")
+                f"checks.{self.check_name}({self.name}).")
         try:
             with _quiet() as captured, self.stack:
                 self.captured = captured
@@ -175,7 +176,7 @@ class _Grader:
         scope = getattr(self.fn, "__globals__", None)
         if not isinstance(scope, dict):
             self.fail(f"the check needs a plain Python function (def {self.name}(...)), got {_short(self.fn)}.",
-                      hint=f"pass the function itself: checks.todo{self.todo}({self.name}).")
+                      hint=f"pass the function itself: checks.{self.check_name}({self.name}).")
         missing = [n for n in names if n not in scope]
         if missing:
             self.fail(f"the notebook global(s) {', '.join(missing)} used by {self.name} are not defined.",
