@@ -604,12 +604,32 @@ def test_wrong_embedding_width_is_a_clear_error(store):
         store.add(["x"], record_type="memory", embeddings=[[0.1, 0.2, 0.3]])
 
 
-def test_relations_and_images_are_not_supported_in_lite(store):
-    assert store.list_relations() == [] and store.get_relation(relation_id="r") is None
-    with pytest.raises(NotImplementedError, match="lite backend"):
-        store.add_relations("a", "memory", "b", "memory", "supersedes")
+def test_images_are_not_supported_in_lite(store):
     with pytest.raises(NotImplementedError, match="lite backend"):
         store.get("image", "x")
+
+
+def test_relations_are_stored_listed_updated_and_deleted(store):
+    store.add(["old fact", "new fact", "third"], record_type="memory", record_ids=["a", "b", "c"])
+    assert store.list_relations() == [] and store.get_relation(relation_id="r") is None
+    rid, = store.add_relations("b", "memory", "a", "memory", "supersedes", metadata={"why": "review"})
+    link = store.get_relation(relation_id=rid)
+    assert (link.source_record_id, link.target_record_id, link.relation_type, link.opposite_relation_type,
+            link.metadata) == ("b", "a", "supersedes", "is_superseded_by", {"why": "review"})
+    assert store.get_relation(source_record_id="b", source_record_type="memory", target_record_id="a",
+                              target_record_type="memory").id == rid
+    with pytest.raises(ValueError, match="already linked"):
+        store.add_relations("a", "memory", "b", "memory", "contradicts")   # one orientation per pair
+    with pytest.raises(ValueError, match="no such record"):
+        store.add_relations("b", "memory", "zz", "memory", "supports")
+    with pytest.raises(ValueError, match="custom label"):
+        store.add_relations("c", "memory", "a", "memory", "inspired")
+    assert store.add_relations("c", "memory", "a", "memory", "inspired", opposite_relation_types="inspired_by")
+    store.update_relations(rid, relation_types="refines")
+    assert store.get_relation(relation_id=rid).opposite_relation_type == "is_refined_by"
+    assert [r.relation_type for r in store.list_relations(target_record_id="a")] == ["refines", "inspired"]
+    assert store.delete_relations([rid]) == 1
+    assert [r.relation_type for r in store.list_relations()] == ["inspired"]
 
 
 def test_message_update_reindexes_message_text(store):

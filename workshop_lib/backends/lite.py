@@ -53,14 +53,12 @@ class LiteBackend:
         return LiteOnnxEmbedder(settings=self.settings)
 
     def build_memory_client(self, target: Any, embedder: Any = None) -> Any:
-        from oracleagentmemory.core import OracleAgentMemory
-
-        from ..memory.client import client_options
+        from ..memory.client import WorkshopAgentMemory, client_options
         from ..memory.store import LiteMemoryStore
 
         embedder = embedder if embedder is not None else self.embedder(target)
         store = LiteMemoryStore(target, embedder, table_name_prefix=TABLE_PREFIX, vector_dim=EMBED_DIM)
-        return OracleAgentMemory(store=store, embedder=embedder, **client_options(self.settings))
+        return WorkshopAgentMemory(store=store, embedder=embedder, **client_options(self.settings))
 
     def load_model(self, conn: Any, *, force: bool = False) -> None:
         from ..embedding import ensure_model

@@ -58,6 +58,25 @@ def client_options(settings: Settings) -> dict[str, Any]:
     return options
 
 
+class WorkshopAgentMemory(OracleAgentMemory):
+    """OAMP's ``OracleAgentMemory`` with one workshop default: searches skip invalid records.
+
+    OAMP's ``search`` returns records whose status is ``invalid`` unless the
+    caller passes ``include_invalid_results=False``. The workshop keeps draft
+    and discarded memories invalid (see :mod:`workshop_lib.memory.lifecycle`),
+    so every search — the learner's ``retrieve_knowledge`` included — leaves
+    them out unless it asks for them explicitly. Everything else is OAMP's.
+    """
+
+    def search(self, query: str, **kwargs: Any) -> Any:  # noqa: D102 - OAMP's method, one default changed
+        kwargs.setdefault("include_invalid_results", False)
+        return super().search(query, **kwargs)
+
+    async def search_async(self, query: str, **kwargs: Any) -> Any:  # noqa: D102
+        kwargs.setdefault("include_invalid_results", False)
+        return await super().search_async(query, **kwargs)
+
+
 def default_embedder(conn_or_pool: Any, settings: Settings) -> IEmbedder:
     """The workshop model as an OAMP embedder: in-database for Oracle, onnxruntime for lite.
 

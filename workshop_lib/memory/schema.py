@@ -35,6 +35,7 @@ class MemoryTables:
     message: str
     memory: str
     record_chunks: str
+    relations: str
 
     @classmethod
     def for_prefix(cls, prefix: str = TABLE_PREFIX) -> MemoryTables:
@@ -52,6 +53,7 @@ class MemoryTables:
             message=p + "message",
             memory=p + "memory",
             record_chunks=p + "record_chunks",
+            relations=p + "record_relations",
         )
 
 
@@ -141,6 +143,23 @@ def schema_ddl(tables: MemoryTables, vector_dim: int = EMBED_DIM) -> list[str]:
           embedding          VECTOR({vector_dim}, FLOAT32),
           CHECK (status IN ('valid', 'invalid')),
           PRIMARY KEY (chunk_id)
+        )""",
+        # Lite's own table for OAMP record links (supersedes, contradicts, ...):
+        # the DB store keeps them in OAMP's tables; lite stores the same fields.
+        f"""CREATE TABLE IF NOT EXISTS {t.relations} (
+          relation_id             VARCHAR2(128) NOT NULL,
+          source_record_id        VARCHAR2(128) NOT NULL,
+          source_record_type      VARCHAR2(30) NOT NULL,
+          target_record_id        VARCHAR2(128) NOT NULL,
+          target_record_type      VARCHAR2(30) NOT NULL,
+          relation_type           VARCHAR2(64) NOT NULL,
+          opposite_relation_type  VARCHAR2(64) NOT NULL,
+          timestamp               VARCHAR2(64),
+          metadata                JSON,
+          created_at              TIMESTAMP(6) WITH TIME ZONE DEFAULT SYSTIMESTAMP NOT NULL,
+          PRIMARY KEY (relation_id),
+          CONSTRAINT {p}record_relations_pair_u UNIQUE (source_record_id, source_record_type,
+            target_record_id, target_record_type)
         )""",
         # Not in OAMP's DDL: lite has no HNSW index, and every write or delete
         # looks chunk rows up by their source record.

@@ -22,8 +22,9 @@ Behaviour follows OAMP's DB store (``OracleDBMemoryStore``) as documented:
   ranking is exhausted.
 * Lite differences: a text is embedded as one chunk (the ONNX model truncates
   at its token limit) instead of ``DBMS_VECTOR_CHAIN.UTL_TO_CHUNKS``;
-  images, thread summaries and memory relations are not supported (reads of
-  relations return nothing, writes raise ``NotImplementedError``).
+  images and thread summaries are not supported. Memory relations (links
+  such as ``supersedes``) are stored in lite's own ``…record_relations``
+  table; adding one does not change the records' valid/invalid status.
 """
 
 from __future__ import annotations
@@ -893,6 +894,8 @@ class LiteMemoryStore(OracleMemoryStore):
     def _delete_in_txn(self, cur: Any, kind: str, record_type: str, record_id: str, cascade: bool) -> int:
         table, id_column, type_sql, type_binds = self._row_key(kind, record_type)
         self._delete_chunks(cur, record_id, record_type)
+        cur.execute(f"DELETE FROM {self.tables.relations} WHERE source_record_id = :record_id "
+                    "OR target_record_id = :record_id", record_id=record_id)
         cur.execute(
             f"DELETE FROM {table} WHERE {id_column} = :record_id{type_sql}", {"record_id": record_id, **type_binds}
         )
@@ -1010,22 +1013,194 @@ class LiteMemoryStore(OracleMemoryStore):
 
     # ------------------------------------------------------------------ relations
 
-    def add_relations(self, *args: Any, **kwargs: Any) -> list[str]:
-        """Memory relations (links) are not supported in the lite backend."""
-        raise _lite_unsupported("Memory relations (add_relations/link_records)")
+    def _record_exists(self, cur: Any, record_type: str, record_id: str) -> bool:
+        table, id_column, type_sql, type_binds = self._row_key(self._kind(record_type), record_type)
+        cur.execute(f"SELECT COUNT(*) FROM {table} WHERE {id_column} = :record_id{type_sql}",
+                    {"record_id": record_id, **type_binds})
+        return cur.fetchone()[0] > 0
 
-    def update_relations(self, *args: Any, **kwargs: Any) -> list[str]:
-        """Memory relations (links) are not supported in the lite backend."""
-        raise _lite_unsupported("Memory relations (update_relations)")
+    def add_relations(
+        self,
+        source_record_ids: Any,
+        source_record_types: Any,
+        target_record_ids: Any,
+        target_record_types: Any,
+        relation_types: Any,
+        opposite_relation_types: Any = NOT_SET,
+        relation_ids: Any = NOT_SET,
+        timestamps: Any = NOT_SET,
+        metadata: Any = NOT_SET,
+    ) -> list[str]:
+        """Store directed links between records (``supersedes``, ``contradicts``, ...) in one transaction.
 
-    def delete_relations(self, *args: Any, **kwargs: Any) -> int:
-        """Memory relations (links) are not supported in the lite backend."""
-        raise _lite_unsupported("Memory relations (delete_relations)")
+        Scalars are broadcast over the sources, as OAMP documents. Both ends
+        must exist; only one orientation is stored per endpoint pair. A
+        built-in label gets its fixed inverse (``supersedes`` /
+        ``is_superseded_by``); a custom label needs ``opposite_relation_types``.
+        Lite does not change the records' valid/invalid status when a link is
+        added (the DB store may); the workshop's lifecycle sets status itself.
+        """
+        sources = source_record_ids if isinstance(source_record_ids, list) else [source_record_ids]
+        n = len(sources)
+        if n == 0:
+            return []
+        source_types = _as_list(source_record_types, n)
+        targets = _as_list(target_record_ids, n)
+        target_types = _as_list(target_record_types, n)
+        labels = _as_list(relation_types, n)
+        opposites = _as_list(opposite_relation_types if is_set(opposite_relation_types) else None, n)
+        ids = _as_list(relation_ids if is_set(relation_ids) else None, n)
+        stamps = _as_list(timestamps if is_set(timestamps) else None, n)
+        metas = _as_list(metadata if is_set(metadata) else None, n)
+        created: list[str] = []
+        with self._transaction() as cur:
+            for i in range(n):
+                label = labels[i]
+                if not isinstance(label, str) or not label:
+                    raise ValueError(f"relation type must be a non-empty string, got {label!r}.")
+                opposite = opposites[i] or _INVERSE_RELATIONS.get(label)
+                if opposite is None:
+                    raise ValueError(f"relation type {label!r} is not built in ({', '.join(_INVERSE_RELATIONS)}); "
+                                     "pass opposite_relation_types for a custom label.")
+                for rid, rtype in ((sources[i], source_types[i]), (targets[i], target_types[i])):
+                    if not self._record_exists(cur, rtype, rid):
+                        raise ValueError(f"Cannot link {rtype} {rid!r}: no such record.")
+                cur.execute(
+                    f"SELECT COUNT(*) FROM {self.tables.relations} WHERE (source_record_id = :a AND "
+                    "target_record_id = :b) OR (source_record_id = :b AND target_record_id = :a)",
+                    a=sources[i], b=targets[i])
+                if cur.fetchone()[0]:
+                    raise ValueError(f"Records {sources[i]!r} and {targets[i]!r} are already linked; "
+                                     "update or delete that relation instead.")
+                relation_id = ids[i] or str(uuid.uuid4())
+                cur.execute(
+                    f"INSERT INTO {self.tables.relations} (relation_id, source_record_id, source_record_type, "
+                    "target_record_id, target_record_type, relation_type, opposite_relation_type, timestamp, "
+                    "metadata) VALUES (:relation_id, :source_id, :source_type, :target_id, :target_type, "
+                    ":relation_type, :opposite, :ts, :metadata)",
+                    relation_id=relation_id, source_id=sources[i], source_type=source_types[i],
+                    target_id=targets[i], target_type=target_types[i], relation_type=label,
+                    opposite=opposite, ts=stamps[i], metadata=metas[i])
+                created.append(relation_id)
+        return created
 
-    def get_relation(self, *args: Any, **kwargs: Any) -> None:
-        """No relation can exist in lite (they cannot be created), so every lookup finds none."""
-        return None
+    def _relation_rows(self, where: list[str], binds: dict[str, Any], limit: int | None) -> list[Any]:
+        sql = (f"SELECT relation_id, source_record_id, source_record_type, target_record_id, target_record_type, "
+               f"relation_type, opposite_relation_type, timestamp, metadata, created_at "
+               f"FROM {self.tables.relations}" + (" WHERE " + " AND ".join(where) if where else "")
+               + " ORDER BY created_at, relation_id")
+        if limit is not None:
+            sql += " FETCH FIRST :lim ROWS ONLY"
+            binds = {**binds, "lim": limit}
+        with self._reading() as cur:
+            cur.execute(sql, binds)
+            return [_relation(row) for row in cur.fetchall()]
 
-    def list_relations(self, *args: Any, **kwargs: Any) -> list[Any]:
-        """No relation can exist in lite (they cannot be created), so the listing is empty."""
-        return []
+    def list_relations(
+        self,
+        relation_type: Any = NOT_SET,
+        source_record_id: Any = NOT_SET,
+        source_record_type: Any = NOT_SET,
+        target_record_id: Any = NOT_SET,
+        target_record_type: Any = NOT_SET,
+        limit: Any = NOT_SET,
+        metadata_filter: Any = NOT_SET,
+        relation_id: Any = NOT_SET,
+    ) -> list[Any]:
+        """Stored links in their source-to-target orientation, oldest first, filtered by any given field."""
+        where, binds = [], {}
+        for column, value in (("relation_type", relation_type), ("source_record_id", source_record_id),
+                              ("source_record_type", source_record_type), ("target_record_id", target_record_id),
+                              ("target_record_type", target_record_type), ("relation_id", relation_id)):
+            if is_set(value):
+                where.append(f"{column} = :{column}")
+                binds[column] = value
+        found = self._relation_rows(where, binds, None)
+        if is_set(metadata_filter) and metadata_filter is not None:
+            wanted = _oamp.normalize_filter(metadata_filter)
+            found = [r for r in found if _oamp.matches_metadata(r.metadata, wanted)]
+        return found[:limit] if is_set(limit) and limit is not None else found
+
+    def get_relation(
+        self,
+        source_record_id: Any = NOT_SET,
+        source_record_type: Any = NOT_SET,
+        target_record_id: Any = NOT_SET,
+        target_record_type: Any = NOT_SET,
+        relation_type: Any = NOT_SET,
+        relation_id: Any = NOT_SET,
+    ) -> Any:
+        """One link by ``relation_id``, or by its full source-to-target endpoint tuple (None when absent)."""
+        if not is_set(relation_id) and not all(is_set(v) for v in (source_record_id, source_record_type,
+                                                                     target_record_id, target_record_type)):
+            raise ValueError("Pass relation_id, or all of source_record_id, source_record_type, "
+                             "target_record_id and target_record_type.")
+        found = self.list_relations(relation_type=relation_type, source_record_id=source_record_id,
+                                    source_record_type=source_record_type, target_record_id=target_record_id,
+                                    target_record_type=target_record_type, relation_id=relation_id, limit=1)
+        return found[0] if found else None
+
+    def update_relations(
+        self,
+        relation_ids: Any,
+        relation_types: Any = NOT_SET,
+        opposite_relation_types: Any = NOT_SET,
+        timestamps: Any = NOT_SET,
+        metadata: Any = NOT_SET,
+    ) -> list[str]:
+        """Change labels, timestamps or metadata of stored links; omitted fields stay as they are."""
+        ids = relation_ids if isinstance(relation_ids, list) else [relation_ids]
+        n = len(ids)
+        labels = _as_list(relation_types, n) if is_set(relation_types) else [NOT_SET] * n
+        opposites = _as_list(opposite_relation_types, n) if is_set(opposite_relation_types) else [NOT_SET] * n
+        stamps = _as_list(timestamps, n) if is_set(timestamps) else [NOT_SET] * n
+        metas = _as_list(metadata, n) if is_set(metadata) else [NOT_SET] * n
+        with self._transaction() as cur:
+            for i, relation_id in enumerate(ids):
+                sets: dict[str, Any] = {}
+                if is_set(labels[i]):
+                    sets["relation_type"] = labels[i]
+                    opposite = opposites[i] if is_set(opposites[i]) else _INVERSE_RELATIONS.get(labels[i])
+                    if opposite is None:
+                        raise ValueError(f"relation type {labels[i]!r} is not built in; pass opposite_relation_types.")
+                    sets["opposite_relation_type"] = opposite
+                elif is_set(opposites[i]):
+                    sets["opposite_relation_type"] = opposites[i]
+                if is_set(stamps[i]):
+                    sets["timestamp"] = stamps[i]
+                if is_set(metas[i]):
+                    sets["metadata"] = metas[i]
+                if not sets:
+                    continue
+                cur.execute(f"UPDATE {self.tables.relations} SET "
+                            + ", ".join(f"{col} = :{col}" for col in sets) + " WHERE relation_id = :relation_id",
+                            {**sets, "relation_id": relation_id})
+                if cur.rowcount == 0:
+                    raise ValueError(f"No relation with id {relation_id!r}.")
+        return ids
+
+    def delete_relations(self, relation_ids: Any) -> int:
+        """Delete links by id; returns how many were deleted."""
+        ids = relation_ids if isinstance(relation_ids, list) else [relation_ids]
+        if not ids:
+            return 0
+        with self._transaction() as cur:
+            id_sql, binds = in_list("relation_id", "rel", ids)
+            cur.execute(f"DELETE FROM {self.tables.relations} WHERE {id_sql}", binds)
+            return cur.rowcount
+
+
+# The fixed inverse of each built-in memory link label (OAMP's MemoryLinkType / MemoryLinkOppositeType).
+_INVERSE_RELATIONS = {"supersedes": "is_superseded_by", "contradicts": "contradicts", "refines": "is_refined_by",
+                      "supports": "is_supported_by", "duplicates": "duplicates"}
+
+
+def _relation(row: Sequence[Any]) -> Any:
+    from oracleagentmemory.core import RecordRelation
+
+    (relation_id, source_id, source_type, target_id, target_type, label, opposite, timestamp, metadata,
+     created_at) = row
+    return RecordRelation(id=relation_id, source_record_id=source_id, source_record_type=source_type,
+                          target_record_id=target_id, target_record_type=target_type, relation_type=label,
+                          opposite_relation_type=opposite, timestamp=timestamp, metadata=metadata,
+                          created_at=rows.iso(created_at))

@@ -14,15 +14,15 @@ def build_oracle_memory_client(pool: Any, settings: Settings, embedder: Any = No
     ``embedder`` defaults to OAMP's ``OracleDBEmbedder`` over the in-database
     model ``EMBED_MODEL``.
     """
-    from oracleagentmemory.core import OracleAgentMemory, SchemaPolicy
+    from oracleagentmemory.core import SchemaPolicy
 
     from ..embedding.oamp_embedder import oracle_embedder
-    from ..memory.client import client_options
+    from ..memory.client import WorkshopAgentMemory, client_options
 
     embedder = embedder if embedder is not None else oracle_embedder(pool, EMBED_MODEL)
     with warnings.catch_warnings():
         # OAMP 26.6+ prefers memory_store_id, which provisions a PL/SQL package; the
         # workshop keeps the documented table prefix so the hybrid SQL can name its tables.
         warnings.filterwarnings("ignore", message="table_name_prefix is deprecated", category=DeprecationWarning)
-        return OracleAgentMemory(connection=pool, embedder=embedder, table_name_prefix=TABLE_PREFIX,
+        return WorkshopAgentMemory(connection=pool, embedder=embedder, table_name_prefix=TABLE_PREFIX,
                                  schema_policy=SchemaPolicy.CREATE_IF_NECESSARY, **client_options(settings))

@@ -1,0 +1,116 @@
+"""The memory lifecycle on OAMP (lite store): every allowed and refused move, and retrieval never sees drafts."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from workshop_lib.memory.lifecycle import (ALLOWED_TRANSITIONS, LifecycleError, Status, propose_memory,
+                                           read_lifecycle, review_queue)
+from workshop_lib.reference import hybrid_rrf_search_memories, retrieve_knowledge, set_memory_status
+
+SUBJECT = "CARGO_ITEMS.UNIT_VALUE_CENTS"
+TEXT = "Zorblatt correction: CARGO_ITEMS.UNIT_VALUE_CENTS holds US cents; divide by 100 for dollars."
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    import os
+
+    from workshop_lib.workshop import start
+
+    old = os.environ.get("WORKSHOP_HOME")
+    os.environ["WORKSHOP_HOME"] = str(tmp_path_factory.mktemp("lifecycle"))
+    workshop = start(backend="lite", upto="memory")
+    workshop.ensure_memory()
+    yield workshop
+    workshop.close()
+    if old is None:
+        os.environ.pop("WORKSHOP_HOME", None)
+    else:
+        os.environ["WORKSHOP_HOME"] = old
+
+
+def _draft(ws, text=TEXT, **links):
+    return propose_memory(ws.memory_client, text, user_id=ws.user_id, agent_id=ws.agent_id, subject=SUBJECT,
+                          **links)
+
+
+def _to(ws, memory_id, status):
+    """Bring a fresh draft to ``status`` by allowed moves."""
+    if status is Status.ACCEPTED:
+        set_memory_status(memory_id, "accepted")
+    elif status is Status.DISCARD:
+        set_memory_status(memory_id, "discard")
+
+
+def _visible(ws, memory_id):
+    in_search = any(r.id == memory_id for r in ws.memory_client.search(
+        "Zorblatt correction unit value cents", user_id=ws.user_id, agent_id=ws.agent_id, max_results=50))
+    in_rk = any(h["metadata"].get("memory_id") == memory_id
+                for h in retrieve_knowledge("Zorblatt correction unit value cents", k=10))
+    in_hybrid = any(memory_id in map(str, h.values())
+                    for h in hybrid_rrf_search_memories("Zorblatt correction", k=10))
+    return in_search, in_rk, in_hybrid
+
+
+@pytest.mark.parametrize("start,target", list(itertools.product(Status, Status)),
+                         ids=lambda s: s.value)
+def test_every_move_is_allowed_or_refused_as_the_table_says(ws, start, target):
+    memory_id = _draft(ws)
+    _to(ws, memory_id, start)
+    before = read_lifecycle(ws.conn, memory_id)
+    if target in ALLOWED_TRANSITIONS[start]:
+        after = set_memory_status(memory_id, target.value)
+        assert after.status is target
+        assert after.oamp_status == ("valid" if target is Status.ACCEPTED else "invalid")
+        assert after.updated_at > before.updated_at
+        assert {k: v for k, v in after.metadata.items() if k not in ("lifecycle", "updated_at")} == \
+            {k: v for k, v in before.metadata.items() if k not in ("lifecycle", "updated_at")}
+    else:
+        with pytest.raises(LifecycleError, match=f"from {start.value} to {target.value}"):
+            set_memory_status(memory_id, target.value)
+        assert read_lifecycle(ws.conn, memory_id) == before
+
+
+def test_only_accepted_memories_are_retrieved(ws):
+    draft, accepted, discarded = _draft(ws), _draft(ws), _draft(ws)
+    set_memory_status(accepted, "accepted")
+    set_memory_status(discarded, "discard")
+    assert _visible(ws, draft) == (False, False, False)
+    assert _visible(ws, discarded) == (False, False, False)
+    assert _visible(ws, accepted)[:2] == (True, True)
+    assert draft in {s.memory_id for s in review_queue(ws.conn, ws.user_id, ws.agent_id)}
+    assert accepted not in {s.memory_id for s in review_queue(ws.conn, ws.user_id, ws.agent_id)}
+
+
+def test_unknown_status_and_unknown_memory_are_refused_clearly(ws):
+    memory_id = _draft(ws)
+    with pytest.raises(LifecycleError, match="'approved' is not a memory status"):
+        set_memory_status(memory_id, "approved")
+    with pytest.raises(LifecycleError, match="no memory with id 'nope'"):
+        set_memory_status("nope", "accepted")
+    assert read_lifecycle(ws.conn, memory_id).status is Status.DRAFT
+
+
+def test_a_correction_records_what_it_contradicts_as_an_oamp_link(ws):
+    wrong = _draft(ws, "CARGO_ITEMS.UNIT_VALUE_CENTS is in US dollars.")
+    right = _draft(ws, contradicts=wrong)
+    links_sql = ("SELECT target_record_id, relation_type, opposite_relation_type FROM eda_onnx_record_relations "
+                 "WHERE source_record_id = :s")
+    with ws.conn.cursor() as cur:
+        cur.execute(links_sql, s=right)
+        assert cur.fetchall() == [(wrong, "contradicts", "contradicts")]
+    assert read_lifecycle(ws.conn, right).metadata["contradicts"] == wrong
+    ws.memory_client.delete_memory(wrong)   # deleting an endpoint removes the link with it
+    with ws.conn.cursor() as cur:
+        cur.execute(links_sql, s=right)
+        assert cur.fetchall() == []
+
+
+def test_proposals_must_say_something_and_link_at_most_one_memory(ws):
+    with pytest.raises(LifecycleError, match="non-empty"):
+        _draft(ws, "   ")
+    with pytest.raises(LifecycleError, match="not both"):
+        _draft(ws, contradicts="a", supersedes="b")
