@@ -58,6 +58,7 @@ def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
     """The model's next message for ``messages`` (an assistant dict: content and/or tool_calls)."""
     import litellm
 
+    litellm.suppress_debug_info = True   # no "Give Feedback / Get Help" banner in notebooks
     if choice.offline:
         offline.register()
     kwargs: dict[str, Any] = {"model": choice.model, "messages": messages, "timeout": timeout, **options}
@@ -82,7 +83,12 @@ def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
     except litellm.NotFoundError as exc:
         raise LLMError(f"no such model at the provider: {_first_line(exc)}. Check WORKSHOP_LLM_MODEL's "
                        f"spelling {_advice(choice)}") from None
-    except litellm.APIError as exc:
+    except (litellm.InternalServerError, litellm.ServiceUnavailableError) as exc:
+        reach = "could not reach the model's endpoint" if "connection" in str(exc).lower() else "the provider failed"
+        raise LLMError(f"{reach}: {_first_line(exc)} {_advice(choice)}") from None
+    except Exception as exc:
+        if not type(exc).__module__.startswith(("litellm", "openai", "httpx")):
+            raise   # a bug of ours, not the provider's: keep the traceback
         raise LLMError(f"the provider failed: {_first_line(exc)} {_advice(choice)}") from None
     message = response.choices[0].message
     out: dict[str, Any] = {"role": "assistant", "content": message.content}
