@@ -10,12 +10,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from workshop_lib.agent import offline
-from workshop_lib.agent.llm import LLMError, choose_model
+from workshop_lib.agent.llm import LLMError
+from workshop_lib.agent.models import choose_model
 from workshop_lib.agent.longterm import LongTermMemory, memory_block, rule_extract
 from workshop_lib.agent.loop import run_agent
 from workshop_lib.agent.runs import list_runs, load_run, save_run
 from workshop_lib.agent.tools import ReadOnlySQLError, Tool, ToolBox, check_read_only, run_sql, workshop_tools
 from workshop_lib.memory.lifecycle import Status, read_lifecycle
+from workshop_lib.reference import hybrid_rrf_search_memories, retrieve_knowledge
 
 VALUE_Q = "What is the total declared value of the cargo on voyage CMDU-25001E, in US dollars?"
 CAPACITY_Q = "What is the capacity of the vessel 'MAERSK HALDEN', with its unit?"
@@ -35,6 +37,10 @@ def ws(tmp_path_factory):
         os.environ.pop("WORKSHOP_HOME", None)
     else:
         os.environ["WORKSHOP_HOME"] = old
+
+
+def _tools(ws):
+    return workshop_tools(ws, retrieve=retrieve_knowledge, hybrid=hybrid_rrf_search_memories)
 
 
 def _ask(question, memories=(), **kw):
@@ -87,7 +93,7 @@ def test_toolbox_answers_unknown_tools_bad_json_and_errors():
 
 
 def test_a_sql_error_goes_back_to_the_model_as_text(ws):
-    box = workshop_tools(ws)
+    box = _tools(ws)
     result = box.call("run_sql", json.dumps({"sql": "SELECT no_such_column FROM supplychain.vessels"}))
     assert result.startswith("error:") and "ORA-00904" in result
 
@@ -106,7 +112,7 @@ def _truth(ws):
 
 def test_offline_model_misreads_units_without_memory_and_cites_with_it(ws):
     cents, teu = _truth(ws)
-    tools = workshop_tools(ws)
+    tools = _tools(ws)
     before = run_agent(_ask(VALUE_Q), tools=tools)
     assert before.offline and "offline teaching model" in before.label and before.stopped == "answer"
     assert f"${cents:,.2f}" in before.answer              # cents read as dollars: 100x too much
@@ -122,7 +128,7 @@ def test_offline_model_misreads_units_without_memory_and_cites_with_it(ws):
 
 
 def test_step_limit_and_input_validation(ws):
-    run = run_agent(_ask(VALUE_Q), tools=workshop_tools(ws), max_steps=1)
+    run = run_agent(_ask(VALUE_Q), tools=_tools(ws), max_steps=1)
     assert run.stopped == "step_limit" and "stopped after 1 steps" in run.answer
     with pytest.raises(ValueError, match="max_steps"):
         run_agent(_ask(VALUE_Q), max_steps=0)
@@ -186,7 +192,7 @@ def test_a_real_provider_over_http_runs_tool_calls(ws, server):
             {"id": "call_c", "type": "function", "function": {"name": "run_sql", "arguments": "{not json"}}]},
         {"role": "assistant", "content": "MAERSK HALDEN carries 17,480 TEU."},
     ]
-    run = run_agent(_ask(CAPACITY_Q), tools=workshop_tools(ws), model="openai/scripted-model",
+    run = run_agent(_ask(CAPACITY_Q), tools=_tools(ws), model="openai/scripted-model",
                     api_base=server, api_key="sk-test")
     assert run.answer == "MAERSK HALDEN carries 17,480 TEU." and not run.offline and run.steps == 3
     assert json.loads(run.tool_calls[0]["result"])["rows"] == [[17480]]
@@ -221,7 +227,7 @@ def test_model_choice():
 # -- runs and long-term memory ---------------------------------------------------------------------
 
 def test_runs_are_stored_listed_and_resumed(ws):
-    run = run_agent(_ask(CAPACITY_Q), tools=workshop_tools(ws))
+    run = run_agent(_ask(CAPACITY_Q), tools=_tools(ws))
     thread_id = save_run(ws.memory_client, run.messages, user_id=ws.user_id, agent_id=ws.agent_id,
                          title="capacity", model=run.model)
     assert thread_id in {r["thread_id"] for r in list_runs(ws.memory_client, user_id=ws.user_id,
@@ -230,14 +236,14 @@ def test_runs_are_stored_listed_and_resumed(ws):
     assert [m["role"] for m in restored] == [m["role"] for m in run.messages]
     assert restored[2]["tool_calls"] == run.messages[2]["tool_calls"]
     assert restored[3]["tool_call_id"] == run.messages[3]["tool_call_id"]
-    resumed = run_agent(restored + [{"role": "user", "content": VALUE_Q}], tools=workshop_tools(ws))
+    resumed = run_agent(restored + [{"role": "user", "content": VALUE_Q}], tools=_tools(ws))
     assert resumed.answer.startswith("The declared value of voyage CMDU-25001E")
 
 
 def test_long_term_memory_retrieves_accepted_and_extracts_drafts(ws):
     from workshop_lib.reference import set_memory_status
 
-    ltm = LongTermMemory(ws)
+    ltm = LongTermMemory(ws, retrieve=retrieve_knowledge)
     messages = [{"role": "user", "content": "Remember: VESSELS.CAPACITY_TEU is measured in TEU, not tons."}]
     assert rule_extract(messages) == [("VESSELS.CAPACITY_TEU is measured in TEU, not tons.", "VESSELS.CAPACITY_TEU")]
     draft, = ltm.on_session_end(messages)
@@ -246,5 +252,5 @@ def test_long_term_memory_retrieves_accepted_and_extracts_drafts(ws):
     set_memory_status(draft, "accepted")
     started = ltm.on_session_start(_ask(CAPACITY_Q)[1:])
     assert started[0]["role"] == "system" and f"[memory:{draft}]" in started[0]["content"]
-    answer = run_agent(started, tools=workshop_tools(ws)).answer
+    answer = run_agent(started, tools=_tools(ws)).answer
     assert "TEU" in answer and f"[memory:{draft}]" in answer

@@ -76,7 +76,8 @@ def find_cell(nb: nbformat.NotebookNode, needle: str) -> int:
     return matches[0]
 
 
-@pytest.mark.parametrize("name", ["01_seed_and_explore", "02_memory_and_scanner", "03_retrieval"])
+@pytest.mark.parametrize("name", ["01_seed_and_explore", "02_memory_and_scanner", "03_retrieval",
+                                  "04_agent_and_corrections"])
 def test_solution_notebook_executes_without_error(name, home, tmp_path, monkeypatch):
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
     nb, seconds = execute(ROOT / "solutions" / name / f"{name}.ipynb", tmp_path)
@@ -113,6 +114,15 @@ def test_solution_notebook_executes_without_error(name, home, tmp_path, monkeypa
         rows = [line.split() for line in phrase.splitlines() if line.strip().startswith(("0", "1"))]
         # the last block of the printed table holds "memories matched": phrase first, then text_query
         assert rows[-2][-1] == "0" and int(rows[-1][-1]) > 0, phrase
+    if name == "04_agent_and_corrections":
+        assert "offline teaching model" in outputs_text(nb.cells[find_cell(nb, "# SETUP")])
+        table = outputs_text(nb.cells[find_cell(nb, "for stage, answer in")])
+        verdicts = {line.split()[0]: line.split()[1:] for line in table.splitlines()
+                    if line.startswith(("value", "capacity"))}
+        # columns: no memory, draft only, accepted
+        assert verdicts == {"value": ["False", "False", "True"], "capacity": ["False", "False", "True"]}, table
+        assert "refused, as it should be" in outputs_text(nb.cells[find_cell(nb, "refused, as it should be")])
+        assert "not written yet" not in "".join(outputs_text(c) for c in nb.cells)
 
 
 def test_student_notebook_01_is_the_solution_notebook():
@@ -132,7 +142,7 @@ def prepared_home(tmp_path_factory) -> Path:
     return prepare_home(tmp_path_factory.mktemp("prepared") / "home")
 
 
-@pytest.mark.parametrize("name", ["02_memory_and_scanner", "03_retrieval"])
+@pytest.mark.parametrize("name", ["02_memory_and_scanner", "03_retrieval", "04_agent_and_corrections"])
 def test_student_notebook_fails_only_in_its_check_cells(name, prepared_home, tmp_path, monkeypatch):
     home = tmp_path / "home"
     shutil.copytree(prepared_home, home)

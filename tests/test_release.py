@@ -18,7 +18,7 @@ from workshop_lib.release import ReleaseError, annotate, parse_marker
 
 ROOT = release.REPO_ROOT
 ASSIGNMENTS = release.assignments(ROOT)
-EXPECTED = ["01_seed_and_explore", "02_memory_and_scanner", "03_retrieval"]
+EXPECTED = ["01_seed_and_explore", "02_memory_and_scanner", "03_retrieval", "04_agent_and_corrections"]
 
 
 def _source(name: str) -> nbformat.NotebookNode:
@@ -38,7 +38,7 @@ def _nbg(cell) -> dict:
 
 
 # --------------------------------------------------------------------------- the repository's release
-def test_the_three_workshop_assignments_exist():
+def test_the_four_workshop_assignments_exist():
     assert ASSIGNMENTS == EXPECTED
 
 
@@ -97,6 +97,7 @@ def test_todos_and_checks_are_where_the_workshop_says():
         "01_seed_and_explore": [],
         "02_memory_and_scanner": [("check_todo1", 3)],
         "03_retrieval": [("check_todo2", 3), ("check_todo3", 4)],
+        "04_agent_and_corrections": [("check_todo4", 3), ("check_todo5", 4)],
     }
     # each check sits right after its TODO (markdown and a try-it cell may sit between them)
     for name in EXPECTED:
@@ -109,7 +110,7 @@ def test_todos_and_checks_are_where_the_workshop_says():
                 assert f"checks.todo{number}(" in cell.source
 
 
-@pytest.mark.parametrize("name", ["02_memory_and_scanner", "03_retrieval"])
+@pytest.mark.parametrize("name", ["02_memory_and_scanner", "03_retrieval", "04_agent_and_corrections"])
 def test_stubs_raise_and_everything_else_is_the_solution_notebook(name):
     """Student code equals solution code except inside solution regions and hidden tests."""
     source, student = annotate(_source(name), name), _student(name)

@@ -19,9 +19,20 @@ from typing import Any
 
 import pandas as pd
 
+from .agent.conversation import NullManager, SlidingWindowManager, SummarizingManager
+from .agent.grounded import AGENT_PROMPT, cited_ids
+from .agent.llm import LLMError
+from .agent.models import choose_model
+from .agent.longterm import LongTermMemory, memory_block
+from .agent.loop import AgentRun, run_agent
+from .agent.runs import list_runs, load_run, save_run
+from .agent.tools import workshop_tools
 from .config import AGENT_ID, CHUNKS_TABLE, EMBED_MODEL, MEMORY_TABLE, TEXT_INDEX, USER_ID
 from .dictionary import index_exists, text_index_sql
 from .errors import ConfigError
+from .memory import review as _review
+from .memory.lifecycle import (ALLOWED_TRANSITIONS, OAMP_STATUS, LifecycleError, LifecycleState, Status, now_iso,
+                               parse_status, read_lifecycle)
 from .memory.setup import AGENT_PROFILE, USER_PROFILE, profile_exists
 from .oracle_text import text_query
 from .retrieval import keyword_search_memories, rerank, reranker_available
@@ -39,6 +50,13 @@ __all__ = [
     "Fact", "table_body", "column_body", "scan_columns", "EXTRA_MEMORIES", "write_facts",
     # Part 3: retrieval helpers
     "text_query", "keyword_search_memories", "rerank", "reranker_available",
+    # Part 4: the memory lifecycle and its review
+    "Status", "ALLOWED_TRANSITIONS", "OAMP_STATUS", "LifecycleError", "LifecycleState", "parse_status",
+    "read_lifecycle", "now_iso", "propose_correction", "review_queue", "review_widget", "lifecycle_table",
+    # Part 4: the agent
+    "retrieve_knowledge", "agent_toolbox", "run_agent", "AgentRun", "AGENT_PROMPT", "memory_block", "cited_ids",
+    "choose_model", "LLMError", "NullManager", "SlidingWindowManager", "SummarizingManager",
+    "LongTermMemory", "save_run", "list_runs", "load_run",
     # running your code, or the library's when yours is not ready
     "yours_or_reference",
 ]
@@ -80,12 +98,67 @@ def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USE
     return _write_facts(memory_client, facts, user_id=user_id, agent_id=agent_id, progress=progress)
 
 
+def retrieve_knowledge(query: str, k: int = 5, kinds: Any = None) -> list[dict[str, Any]]:
+    """The Part 3 search (TODO 2's contract: vector search, 4x oversampling, rerank), as Part 4 uses it.
+
+    Each notebook runs in its own kernel, so Part 4 cannot call the function
+    you wrote in Part 3; this is the library's version of it. Drafts and
+    discarded memories are never returned.
+    """
+    from . import reference
+
+    return reference.retrieve_knowledge(query, k, kinds)
+
+
+def agent_toolbox(ws: Workshop | None = None, **options: Any) -> Any:
+    """The Part 4 agent's ToolBox (retrieve_knowledge, hybrid_search, run_sql, propose_memory) for ``ws``.
+
+    The searches are the library's Part 3 functions unless ``retrieve=`` / ``hybrid=`` are given.
+    """
+    from . import reference
+
+    options.setdefault("retrieve", reference.retrieve_knowledge)
+    options.setdefault("hybrid", reference.hybrid_rrf_search_memories)
+    return workshop_tools(ws or current(), **options)
+
+
+def propose_correction(text: str, *, subject: str, contradicts: str | None = None,
+                       supersedes: str | None = None) -> str:
+    """File ``text`` as a draft correction about ``subject`` for review; returns its id (drafts are never retrieved)."""
+    from .memory.lifecycle import propose_memory
+
+    ws = current()
+    return propose_memory(ws.memory_client, text, user_id=ws.user_id, agent_id=ws.agent_id, subject=subject,
+                          contradicts=contradicts, supersedes=supersedes)
+
+
+def review_queue() -> list[LifecycleState]:
+    """The drafts waiting for review in the running workshop, oldest first."""
+    from .memory.lifecycle import review_queue as queue
+
+    ws = current()
+    return queue(ws.conn, ws.user_id, ws.agent_id)
+
+
+def review_widget(transition: Callable[[str, str], Any]) -> Any:
+    """Accept / Discard buttons for every draft; each click calls ``transition(memory_id, status)``."""
+    ws = current()
+    return _review.review_widget(ws.conn, ws.user_id, ws.agent_id, transition)
+
+
+def lifecycle_table(kind: str | None = "correction") -> pd.DataFrame:
+    """The memories of ``kind`` with their lifecycle status (all kinds when None)."""
+    ws = current()
+    return _review.lifecycle_table(ws.conn, ws.user_id, ws.agent_id, kind)
+
+
 def _reference(name: str) -> Callable[..., Any]:
     from . import reference
 
     known = {"_scan_tables": reference.scan_tables, "scan_tables": reference.scan_tables,
              "retrieve_knowledge": reference.retrieve_knowledge,
-             "hybrid_rrf_search_memories": reference.hybrid_rrf_search_memories}
+             "hybrid_rrf_search_memories": reference.hybrid_rrf_search_memories,
+             "set_memory_status": reference.set_memory_status, "grounded_answer": reference.grounded_answer}
     try:
         return known[name]
     except KeyError:
@@ -113,11 +186,25 @@ def _rows_problem(result: Any) -> str | None:
     return None
 
 
+def _state_problem(result: Any) -> str | None:
+    return None if isinstance(getattr(result, "status", None), Status) else \
+        f"it returned {type(result).__name__}, not the new LifecycleState"
+
+
+def _answer_problem(result: Any) -> str | None:
+    if not isinstance(result, dict) or not isinstance(result.get("answer"), str) \
+            or not isinstance(result.get("memory_ids"), list):
+        return 'it should return a dict with "answer" and "memory_ids"'
+    return None
+
+
 # what the demo cells need from each graded function's result
 _SHAPES: dict[str, Callable[[Any], str | None]] = {
     "_scan_tables": _facts_problem,
     "retrieve_knowledge": _rows_problem,
     "hybrid_rrf_search_memories": _rows_problem,
+    "set_memory_status": _state_problem,
+    "grounded_answer": _answer_problem,
 }
 
 
@@ -126,8 +213,11 @@ def yours_or_reference(mine: Callable[..., Any], *args: Any, **kwargs: Any) -> A
 
     A line says which one ran and why, so a demo cell always shows something
     and never hides that your version was not used. Works for the graded
-    functions ``_scan_tables``, ``retrieve_knowledge`` and
-    ``hybrid_rrf_search_memories`` (the library's version is found by name).
+    functions ``_scan_tables``, ``retrieve_knowledge``,
+    ``hybrid_rrf_search_memories``, ``set_memory_status`` and
+    ``grounded_answer`` (the library's version is found by name). A
+    LifecycleError from ``set_memory_status`` is passed on: refusing a move
+    is what that function must do.
     """
     name = getattr(mine, "__name__", "your function")
     reference = _reference(name)
@@ -135,6 +225,8 @@ def yours_or_reference(mine: Callable[..., Any], *args: Any, **kwargs: Any) -> A
         result = mine(*args, **kwargs)
     except NotImplementedError:
         print(f"{name} is not written yet; using the library's version.")
+    except LifecycleError:
+        raise   # a refused move is the lifecycle's answer, not a broken function
     except Exception as exc:  # noqa: BLE001 - any failure of the learner's code falls back, with its reason
         print(f"your {name} raised {type(exc).__name__}: {exc}; using the library's version.")
     else:

@@ -17,6 +17,7 @@ from .memory.lifecycle import (ALLOWED_TRANSITIONS, OAMP_STATUS, LifecycleError,
 from .session import current
 
 __all__ = ["scan_tables", "retrieve_knowledge", "hybrid_rrf_search_memories", "set_memory_status",
+           "grounded_answer",
            "normalise_kinds",
            "HYBRID_SQL", "OVERSAMPLE", "SENTINEL_RANK"]
 
@@ -173,3 +174,34 @@ def set_memory_status(memory_id: str, new_status: Any, *, memory_client: Any = N
     metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
     client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
     return read_lifecycle(connection, memory_id)
+
+
+def grounded_answer(question: str, k: int = 3, *, retrieve: Any = None, tools: Any = None,
+                    run: Any = None) -> dict[str, Any]:
+    """Answer ``question`` with the agent, grounded in the accepted corrections most relevant to it.
+
+    Retrieves at most ``k`` memories of kind ``correction`` with the Part 3
+    search (``retrieve``; drafts and discards are never returned), writes them
+    into the system message as ``[memory:<id>] text`` lines after
+    AGENT_PROMPT, asks the question as the user message, and runs the agent
+    loop once with the workshop's tools. Returns ``{"answer", "memory_ids",
+    "run"}``: the loop's answer, the ids of the memories the model was given
+    (best first), and the AgentRun.
+    """
+    from .agent.grounded import AGENT_PROMPT
+    from .agent.longterm import memory_block
+    from .agent.loop import run_agent
+    from .agent.tools import workshop_tools
+
+    check_query(question)
+    check_k(k)
+    retrieve = retrieve or retrieve_knowledge
+    run = run or run_agent
+    hits = retrieve(question, k=k, kinds=["correction"])
+    memories = [(h["metadata"]["memory_id"], h["body"]) for h in hits]
+    messages = [{"role": "system", "content": AGENT_PROMPT + "\n\n" + memory_block(memories)},
+                {"role": "user", "content": question}]
+    if tools is None:
+        tools = workshop_tools(_workshop(), retrieve=retrieve_knowledge, hybrid=hybrid_rrf_search_memories)
+    result = run(messages, tools=tools)
+    return {"answer": result.answer, "memory_ids": [memory_id for memory_id, _ in memories], "run": result}

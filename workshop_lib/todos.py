@@ -62,6 +62,9 @@ TODOS: tuple[Todo, ...] = (
     Todo(2, "retrieve_knowledge", "retrieve_knowledge(query, k=5, kinds=None)", "03_retrieval", 3, 3, "todo2"),
     Todo(3, "hybrid_rrf_search_memories", "hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60)",
          "03_retrieval", 3, 4, "todo3"),
+    Todo(4, "set_memory_status", "set_memory_status(memory_id, new_status)", "04_agent_and_corrections", 4, 3,
+         "todo4"),
+    Todo(5, "grounded_answer", "grounded_answer(question, k=3)", "04_agent_and_corrections", 4, 4, "todo5"),
 )
 
 _BY_NUMBER = {t.number: t for t in TODOS}

@@ -11,12 +11,10 @@ what went wrong, which setting to fix, and that unsetting
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from ..config import Settings, load_settings
 from ..errors import WorkshopError
-from . import offline
+from .models import ModelChoice, choose_model
 
 __all__ = ["LLMError", "ModelChoice", "choose_model", "complete"]
 
@@ -25,27 +23,6 @@ DEFAULT_TIMEOUT = 60.0   # seconds for one completion
 
 class LLMError(WorkshopError):
     """The model could not be reached or refused the request; the message names the setting to fix."""
-
-
-@dataclass(frozen=True)
-class ModelChoice:
-    """Which model the agent talks to, and how outputs label it."""
-
-    model: str
-    offline: bool
-
-    @property
-    def label(self) -> str:
-        """``workshop-offline/rules (offline teaching model ...)`` or the litellm model string."""
-        return f"{self.model} — {offline.LABEL}" if self.offline else self.model
-
-
-def choose_model(settings: Settings | None = None, model: str | None = None) -> ModelChoice:
-    """``model`` if given, else ``WORKSHOP_LLM_MODEL``, else the offline teaching model."""
-    chosen = model or (settings or load_settings()).llm_model
-    if not chosen or chosen == offline.MODEL:
-        return ModelChoice(offline.MODEL, True)
-    return ModelChoice(chosen, False)
 
 
 def _advice(choice: ModelChoice) -> str:
@@ -60,6 +37,8 @@ def complete(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
 
     litellm.suppress_debug_info = True   # no "Give Feedback / Get Help" banner in notebooks
     if choice.offline:
+        from . import offline   # imports litellm: only when a model is actually called
+
         offline.register()
     kwargs: dict[str, Any] = {"model": choice.model, "messages": messages, "timeout": timeout, **options}
     if tools:

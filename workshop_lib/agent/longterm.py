@@ -46,14 +46,15 @@ def rule_extract(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
 
 
 class LongTermMemory:
-    """Session hooks over the workshop's OAMP memory: retrieve accepted memories, extract drafts."""
+    """Session hooks over the workshop's OAMP memory: retrieve accepted memories, extract drafts.
 
-    def __init__(self, ws: Any, *, retrieve: Callable[..., Any] | None = None, kinds: tuple[str, ...] = ("correction",),
+    ``retrieve(question, k=, kinds=)`` is the Part 3 search (the notebook passes it).
+    """
+
+    def __init__(self, ws: Any, *, retrieve: Callable[..., Any], kinds: tuple[str, ...] = ("correction",),
                  k: int = 3, extract_fn: Callable[[list[dict[str, Any]]], list[tuple[str, str]]] = rule_extract):
-        from .. import reference
-
         self.ws = ws
-        self.retrieve = retrieve or reference.retrieve_knowledge
+        self.retrieve = retrieve
         self.kinds = list(kinds)
         self.k = k
         self.extract_fn = extract_fn

@@ -24,8 +24,9 @@ Its rules, applied to the conversation it is sent:
    it reads numbers the way language models commonly misread these columns —
    an amount column as dollars, a capacity as tons: the mistake the
    correction demo is about. A memory about ``UNIT_VALUE_CENTS`` that says
-   "cents", or about ``CAPACITY_TEU`` that says "TEU", makes it convert and
-   cite that memory: ``[memory:<id>]``.
+   "cents", or about ``CAPACITY_TEU`` that says "TEU" (the word itself, not
+   inside the column's name), makes it convert and cite that memory:
+   ``[memory:<id>]``.
 5. A tool result starting ``error:`` is reported in the answer, not retried.
 """
 
@@ -40,11 +41,11 @@ import litellm
 from litellm import CustomLLM
 from litellm.types.utils import ModelResponse
 
+from .models import OFFLINE_LABEL, OFFLINE_MODEL, OFFLINE_PROVIDER
+
 __all__ = ["PROVIDER", "MODEL", "LABEL", "OfflineRulesModel", "register", "MEMORY_LINE"]
 
-PROVIDER = "workshop-offline"
-MODEL = f"{PROVIDER}/rules"
-LABEL = "offline teaching model (deterministic rules, not an LLM)"
+PROVIDER, MODEL, LABEL = OFFLINE_PROVIDER, OFFLINE_MODEL, OFFLINE_LABEL
 
 MEMORY_LINE = re.compile(r"^\[memory:(?P<id>[^\]]+)\]\s*(?P<text>.+)$", re.M)
 _VALUE_Q = re.compile(r"declared\s+value.*?voyage\s+(?P<voyage>[A-Z]{4}-\d{5}[EW])", re.I | re.S)
@@ -75,9 +76,10 @@ def _memories(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
 
 
 def _memory_about(memories: list[tuple[str, str]], column: str, word: str) -> str | None:
+    """The first memory naming ``column`` that also uses ``word`` on its own (not inside the column's name)."""
     for memory_id, text in memories:
         lowered = text.lower()
-        if column.lower() in lowered and word.lower() in lowered:
+        if column.lower() in lowered and re.search(rf"\b{word}s?\b", lowered.replace(column.lower(), " ")):
             return memory_id
     return None
 

@@ -170,19 +170,16 @@ def run_sql(conn: Any, sql: str, *, max_rows: int = MAX_ROWS, timeout_ms: int = 
             "row_count": min(len(rows), max_rows), "truncated": len(rows) > max_rows}
 
 
-def workshop_tools(ws: Any, *, retrieve: Callable[..., Any] | None = None, hybrid: Callable[..., Any] | None = None,
+def workshop_tools(ws: Any, *, retrieve: Callable[..., Any], hybrid: Callable[..., Any],
                    propose: Callable[..., Any] | None = None) -> ToolBox:
     """The four tools of the Part 4 agent over workshop ``ws``.
 
-    ``retrieve`` and ``hybrid`` default to the library's reference searches
-    (the notebook passes the learner's own Part 3 functions); ``propose``
-    stores a draft memory for review (never an accepted one).
+    ``retrieve`` and ``hybrid`` are the Part 3 searches (``retrieve(query, k=,
+    kinds=)`` and ``hybrid(query, k=)``, e.g. the library's versions);
+    ``propose`` stores a draft memory for review (never an accepted one) and
+    defaults to :func:`~workshop_lib.memory.lifecycle.propose_memory`.
     """
-    from .. import reference
     from ..memory.lifecycle import propose_memory
-
-    retrieve = retrieve or reference.retrieve_knowledge
-    hybrid = hybrid or reference.hybrid_rrf_search_memories
 
     def _retrieve(query: str, k: int = 5, kinds: list[str] | None = None) -> Any:
         return [{"memory_id": h["metadata"].get("memory_id"), "kind": h["kind"], "subject": h["subject"],

@@ -1,4 +1,4 @@
-"""Hard-stop checks for the graded TODOs: ``checks.todo1(fn)``, ``checks.todo2(fn)``, ``checks.todo3(fn)``.
+"""Hard-stop checks for the graded TODOs: ``checks.todo1(fn)`` ... ``checks.todo5(fn)``.
 
 Each check is called from a locked notebook cell right below its TODO with
 the learner's function. It recomputes what the function must return from the
@@ -28,7 +28,7 @@ Modules: ``harness`` (running the learner's function, failure messages),
 ``spies`` (the recording proxies), ``scratch`` (probe memories and scratch
 tables), ``rankings`` (the checks' own vector/keyword rankings),
 ``connection`` (small SQL helpers) and one module per TODO. The names
-``todo1``/``todo2``/``todo3`` on this package are the check functions; the
+``todo1`` ... ``todo5`` on this package are the check functions; the
 modules of the same name are reached through ``importlib.import_module``.
 """
 
@@ -41,8 +41,10 @@ from .scratch import (
 from .todo1 import todo1
 from .todo2 import todo2
 from .todo3 import todo3
+from .todo4 import todo4
+from .todo5 import todo5
 
 # Tracebacks show the public name learners import, not the module that defines it.
 CheckFailure.__module__ = __name__
 
-__all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "CheckFailure", "todo1", "todo2", "todo3"]
+__all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "CheckFailure", "todo1", "todo2", "todo3", "todo4", "todo5"]

@@ -198,8 +198,12 @@ class _Grader:
             scope.update(saved)
 
     # -- calling the learner's function
-    def call(self, described: str, *args: Any, **kwargs: Any) -> list[Any]:
-        """Run the learner's function in a daemon thread with a timeout; return its list result."""
+    def run(self, described: str, *args: Any, **kwargs: Any) -> tuple[Any, BaseException | None]:
+        """Run the learner's function in a daemon thread with a timeout; ``(value, error it raised)``.
+
+        A timeout or NotImplementedError fails the check; any other exception
+        is returned for the caller to judge (some TODOs must raise).
+        """
         box: dict[str, Any] = {}
 
         def run() -> None:
@@ -226,14 +230,21 @@ class _Grader:
             self.fail(f"TODO {self.todo} is not implemented yet ({described} raised NotImplementedError).",
                       hint=f"replace `raise NotImplementedError()` in {self.name} with your code, run that "
                            "cell, then run this check again.")
+        return box.get("value"), error
+
+    def raised(self, described: str, error: BaseException) -> None:
+        """Fail because the learner's call raised ``error`` unexpectedly (with where and a hint)."""
+        hint = "read the error and the line it points at, fix the function, re-run its cell and this check."
+        if isinstance(error, TypeError) and "argument" in str(error):
+            hint = ("keep the signature given in the TODO (parameter names and defaults): the check calls "
+                    f"{described}.")
+        self.fail(f"{described} raised {type(error).__name__}: {error}", got=_where(error), hint=hint)
+
+    def call(self, described: str, *args: Any, **kwargs: Any) -> list[Any]:
+        """Run the learner's function (see :meth:`run`); its result, which must be a list."""
+        value, error = self.run(described, *args, **kwargs)
         if error is not None:
-            hint = "read the error and the line it points at, fix the function, re-run its cell and this check."
-            if isinstance(error, TypeError) and "argument" in str(error):
-                hint = ("keep the signature given in the TODO (parameter names and defaults): the check calls "
-                        f"{described}.")
-            self.fail(f"{described} raised {type(error).__name__}: {error}",
-                      got=_where(error), hint=hint)
-        value = box["value"]
+            self.raised(described, error)
         if value is None:
             self.fail(f"{described} returned None.", expected="a list",
                       hint="end the function with `return <your list>` (a missing return gives None).")

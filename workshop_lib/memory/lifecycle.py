@@ -118,18 +118,20 @@ def read_lifecycle(conn: Any, memory_id: str) -> LifecycleState:
 
 def propose_memory(memory_client: Any, content: str, *, user_id: str, agent_id: str, subject: str,
                    kind: str = "correction", contradicts: str | None = None, supersedes: str | None = None,
-                   source: str = "review", extra: dict[str, Any] | None = None) -> str:
+                   source: str = "review", extra: dict[str, Any] | None = None,
+                   memory_id: str | None = None) -> str:
     """Store ``content`` as a **draft** memory (invalid in OAMP, so no search returns it); returns its id.
 
     ``subject`` names what the memory is about (e.g. ``CARGO_ITEMS.UNIT_VALUE_CENTS``).
     ``contradicts`` / ``supersedes`` link it to an existing memory with an
     OAMP record link, written in the same call as the memory itself.
+    ``memory_id`` chooses the id (default: a new UUID).
     """
     if not isinstance(content, str) or not content.strip():
         raise LifecycleError("a proposed memory needs non-empty text content.")
     if contradicts and supersedes:
         raise LifecycleError("a proposal may contradict or supersede one memory, not both; pass one of them.")
-    memory_id = str(uuid.uuid4())
+    memory_id = memory_id or str(uuid.uuid4())
     # The id is in the metadata too, so a search hit (retrieve_knowledge's dicts carry the metadata)
     # can cite the memory it came from.
     metadata = {"kind": kind, "subject": subject, "source": source, "lifecycle": Status.DRAFT.value,

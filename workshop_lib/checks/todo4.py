@@ -1,0 +1,184 @@
+"""The check of TODO 4 ``set_memory_status``: every allowed move stored, every other move refused untouched."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from .harness import _Grader, _short
+from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes
+
+# The lifecycle the TODO states, written out here rather than imported: a change
+# to the library's table must not silently change what the check demands.
+_ALLOWED = {("draft", "accepted"), ("draft", "discard"), ("accepted", "discard")}
+_STATUSES = ("draft", "accepted", "discard")
+_OAMP = {"draft": "invalid", "accepted": "valid", "discard": "invalid"}
+_PROBE_TEXT = "Check probe {run}: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, never pounds."
+
+
+class _WriteLog:
+    """memory_client lent to the learner's function: records update_memory calls, refuses other writes."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.updates: list[dict[str, Any]] = []
+        self.refused: list[str] = []
+        self.live = True
+
+    def update_memory(self, memory_id: str, *args: Any, **kwargs: Any) -> Any:
+        if not self.live:
+            raise RuntimeError("This object was lent to a workshop check that has finished.")
+        self.updates.append({"memory_id": memory_id, "args": args, **kwargs})
+        return self._client.update_memory(memory_id, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith(("add_", "delete_", "link_")):
+            def refused(*args: Any, **kwargs: Any) -> Any:
+                self.refused.append(name)
+                raise PermissionError(f"set_memory_status must only update the memory's status, not call {name}")
+            return refused
+        return getattr(self._client, name)
+
+
+def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
+    """Grade TODO 4 ``set_memory_status(memory_id, new_status) -> LifecycleState``.
+
+    For all nine (from, to) pairs of draft/accepted/discard, on probe memories
+    of its own: an allowed move must return the new state and store it — the
+    lifecycle in the metadata, OAMP's status (valid only when accepted), a
+    newer ``updated_at``, every other metadata key and the content unchanged,
+    with exactly one ``update_memory`` call; a move the lifecycle does not
+    allow must raise ``LifecycleError`` naming both states and change nothing
+    (no update at all). An unknown status and an unknown memory id must raise
+    ``LifecycleError`` too. Only accepted memories may be found by search.
+    Calling the library's own ``set_memory_status`` does not count.
+    """
+    from .. import reference
+    from ..memory.lifecycle import LifecycleError, propose_memory, read_lifecycle
+
+    grader = _Grader(4, fn, timeout)
+    with grader.session():
+        ws = grader.workshop()
+        scope = grader.globals_of(("memory_client", "agent_conn"))
+        _remove_stale_probes(ws)
+        run = uuid.uuid4().hex[:8]
+        text = _PROBE_TEXT.format(run=run)
+
+        def probe(status: str, n: int) -> str:
+            memory_id = f"{PROBE_PREFIX}{run}-{n}"
+            grader.stack.callback(_delete_probe, ws, memory_id)
+            propose_memory(ws.memory_client, text, user_id=ws.user_id, agent_id=ws.agent_id,
+                           subject="CHECK_SCHEMA.PROBE_COLUMN", memory_id=memory_id,
+                           extra={"probe_note": "kept by every move"})
+            if status != "draft":
+                reference.set_memory_status(memory_id, status, memory_client=ws.memory_client, conn=ws.conn)
+            return memory_id
+
+        def attempt(memory_id: str, target: Any) -> tuple[Any, BaseException | None, _WriteLog, list[str]]:
+            log = _WriteLog(scope["memory_client"])
+            calls: list[str] = []
+            real = reference.set_memory_status
+
+            def spy(*args: Any, **kwargs: Any) -> Any:
+                calls.append("reference.set_memory_status")
+                return real(*args, **kwargs)
+
+            reference.set_memory_status = spy
+            try:
+                with grader.lent({"memory_client": log}):
+                    value, error = grader.run(f"{grader.name}({memory_id!r}, {target!r})", memory_id, target)
+            finally:
+                reference.set_memory_status = real
+                log.live = False
+            if calls:
+                grader.fail("your function called the library's own set_memory_status instead of doing the move.",
+                            hint="read the state with read_lifecycle, check ALLOWED_TRANSITIONS, then call "
+                                 "memory_client.update_memory yourself.")
+            if log.refused:
+                grader.fail(f"your function called memory_client.{log.refused[0]}; a move only updates the memory.",
+                            hint="use memory_client.update_memory(memory_id, metadata=..., status=...).")
+            return value, error, log, calls
+
+        for n, (start, target) in enumerate(itertools.product(_STATUSES, _STATUSES)):
+            memory_id = probe(start, n)
+            before = read_lifecycle(ws.conn, memory_id)
+            described = f"{grader.name}({memory_id!r}, {target!r}) on a {start} memory"
+            value, error, log, _ = attempt(memory_id, target)
+            after = read_lifecycle(ws.conn, memory_id)
+            if (start, target) in _ALLOWED:
+                _check_allowed(grader, described, value, error, log, before, after, start, target)
+            else:
+                _check_refused(grader, described, error, log, before, after, start, target, LifecycleError)
+        for bad_status in ("approved", None):
+            memory_id = probe("draft", 20 + (bad_status is None))
+            before = read_lifecycle(ws.conn, memory_id)
+            described = f"{grader.name}({memory_id!r}, {bad_status!r})"
+            _, error, log, _ = attempt(memory_id, bad_status)
+            if not isinstance(error, LifecycleError) or log.updates or read_lifecycle(ws.conn, memory_id) != before:
+                grader.fail(f"{described} must raise LifecycleError and change nothing ({bad_status!r} is not a "
+                            "status).", got="no error" if error is None else f"{type(error).__name__}: {error}",
+                            hint="turn the text into a Status with parse_status(new_status) first; it raises "
+                                 "LifecycleError for anything else.")
+        missing = f"{PROBE_PREFIX}{run}-missing"
+        _, error, _, _ = attempt(missing, "accepted")
+        if not isinstance(error, LifecycleError):
+            grader.fail(f"{grader.name}({missing!r}, 'accepted') for a memory that does not exist must raise "
+                        "LifecycleError.", got="no error" if error is None else f"{type(error).__name__}: {error}",
+                        hint="read the current state with read_lifecycle(agent_conn, memory_id) first: it raises "
+                             "LifecycleError for an unknown id.")
+
+
+def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseException | None, log: _WriteLog,
+                   before: Any, after: Any, start: str, target: str) -> None:
+    if error is not None:
+        grader.fail(f"{described} raised {type(error).__name__}: {error}, but {start} -> {target} is allowed.",
+                    hint="ALLOWED_TRANSITIONS[state.status] lists the moves to accept.")
+    if after.status.value != target:
+        grader.fail(f"{described} did not store the new status.", expected=f"lifecycle {target!r} in the metadata",
+                    got=f"lifecycle {after.status.value!r}",
+                    hint="write metadata={**state.metadata, 'lifecycle': new_status, 'updated_at': now_iso()}.")
+    if after.oamp_status != _OAMP[target]:
+        grader.fail(f"{described} left OAMP's record status {after.oamp_status!r}; a {target} memory must be "
+                    f"{_OAMP[target]!r} so that search {'finds' if target == 'accepted' else 'never returns'} it.",
+                    hint="pass status=OAMP_STATUS[new_status] to memory_client.update_memory.")
+    lost = {k: v for k, v in before.metadata.items() if k not in ("lifecycle", "updated_at")
+            and after.metadata.get(k) != v}
+    if lost:
+        grader.fail(f"{described} lost or changed other metadata keys: {sorted(lost)}.",
+                    hint="start from the stored metadata: {**state.metadata, 'lifecycle': ..., 'updated_at': ...}.")
+    if not after.updated_at or (before.updated_at and after.updated_at <= before.updated_at):
+        grader.fail(f"{described} did not move updated_at forward (before {before.updated_at!r}, after "
+                    f"{after.updated_at!r}).", hint="every move sets metadata['updated_at'] = now_iso().")
+    if after.content != before.content:
+        grader.fail(f"{described} changed the memory's text; a move only changes its status.")
+    if len(log.updates) != 1:
+        grader.fail(f"{described} called memory_client.update_memory {len(log.updates)} times; one call "
+                    "writes the metadata and the status together.",
+                    hint="memory_client.update_memory(memory_id, metadata=..., status=...) once.")
+    status = getattr(value, "status", None)
+    if getattr(status, "value", status) != target:
+        grader.fail(f"{described} returned {_short(value)}.", expected=f"the new state (status {target!r})",
+                    hint="end with `return read_lifecycle(agent_conn, memory_id)`.")
+
+
+def _check_refused(grader: _Grader, described: str, error: BaseException | None, log: _WriteLog, before: Any,
+                   after: Any, start: str, target: str, lifecycle_error: type) -> None:
+    changed = after != before or bool(log.updates)
+    if error is None:
+        what = "and stored it" if changed else "without an error"
+        grader.fail(f"{described} accepted the move {start} -> {target} {what}; the lifecycle does not allow it.",
+                    hint=f"from {start} the allowed moves are: "
+                         f"{', '.join(t for s, t in sorted(_ALLOWED) if s == start) or 'none (terminal)'}; "
+                         "raise LifecycleError otherwise.")
+    if changed:
+        grader.fail(f"{described} changed the memory before refusing the move {start} -> {target}.",
+                    hint="check ALLOWED_TRANSITIONS before calling update_memory: a refused move changes nothing.")
+    if not isinstance(error, lifecycle_error):
+        grader.fail(f"{described} raised {type(error).__name__}: {error}; a refused move raises LifecycleError.",
+                    hint="raise LifecycleError(f'... from {state.status.value} to {new.value} ...').")
+    if start not in str(error) or target not in str(error):
+        grader.fail(f"{described} raised LifecycleError({str(error)!r}), which does not name both states.",
+                    expected=f"a message naming {start!r} and {target!r}",
+                    hint="say which move was refused, e.g. f'cannot move from {state.status.value} to {new.value}'.")
