@@ -54,7 +54,7 @@ __all__ = [
     "Status", "ALLOWED_TRANSITIONS", "OAMP_STATUS", "LifecycleError", "LifecycleState", "parse_status",
     "read_lifecycle", "now_iso", "propose_correction", "review_queue", "review_widget", "lifecycle_table",
     # Part 4: the agent
-    "retrieve_knowledge", "agent_toolbox", "run_agent", "AgentRun", "AGENT_PROMPT", "memory_block", "cited_ids",
+    "library_retrieve_knowledge", "agent_toolbox", "run_agent", "AgentRun", "AGENT_PROMPT", "memory_block", "cited_ids",
     "choose_model", "LLMError", "NullManager", "SlidingWindowManager", "SummarizingManager",
     "LongTermMemory", "save_run", "list_runs", "load_run",
     # running your code, or the library's when yours is not ready
@@ -98,8 +98,8 @@ def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USE
     return _write_facts(memory_client, facts, user_id=user_id, agent_id=agent_id, progress=progress)
 
 
-def retrieve_knowledge(query: str, k: int = 5, kinds: Any = None) -> list[dict[str, Any]]:
-    """The Part 3 search (TODO 2's contract: vector search, 4x oversampling, rerank), as Part 4 uses it.
+def library_retrieve_knowledge(query: str, k: int = 5, kinds: Any = None) -> list[dict[str, Any]]:
+    """The library's Part 3 search (TODO 2's contract: vector search, 4x oversampling, rerank), for Part 4.
 
     Each notebook runs in its own kernel, so Part 4 cannot call the function
     you wrote in Part 3; this is the library's version of it. Drafts and
