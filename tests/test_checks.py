@@ -16,14 +16,15 @@ import threading
 from typing import Any
 
 import pytest
-from mutants import mutants, notebook_namespace, todo1, todo2, todo3
+from mutants import mutants, notebook_namespace, todo1, todo2, todo3, todo4, todo5
 
 import workshop_lib
 from workshop_lib import checks, config
 
-MODULES = {1: todo1, 2: todo2, 3: todo3}
-NAMES = {1: "_scan_tables", 2: "retrieve_knowledge", 3: "hybrid_rrf_search_memories"}
-CHECKS = {1: checks.todo1, 2: checks.todo2, 3: checks.todo3}
+MODULES = {1: todo1, 2: todo2, 3: todo3, 4: todo4, 5: todo5}
+NAMES = {1: "_scan_tables", 2: "retrieve_knowledge", 3: "hybrid_rrf_search_memories", 4: "set_memory_status",
+         5: "grounded_answer"}
+CHECKS = {1: checks.todo1, 2: checks.todo2, 3: checks.todo3, 4: checks.todo4, 5: checks.todo5}
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,9 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Any:
         workshop = workshop_lib.start(upto="scan")
         for module in MODULES.values():
             vars(module).update(notebook_namespace(workshop))
+        # what Part 4's setup cell adds
+        vars(todo5).update(retrieve_knowledge=workshop_lib.notebook.library_retrieve_knowledge,
+                           agent_tools=workshop_lib.notebook.agent_toolbox(workshop))
         yield workshop
         workshop.close()
 
@@ -63,7 +67,7 @@ def store_state(ws: Any) -> tuple[int, int, list[tuple[str, str]]]:
 # --------------------------------------------------------------------------- solutions pass
 
 
-@pytest.mark.parametrize("todo", [1, 2, 3])
+@pytest.mark.parametrize("todo", [1, 2, 3, 4, 5])
 def test_solution_passes_with_one_stdout_line_and_no_stderr(ws: Any, todo: int,
                                                              capfd: pytest.CaptureFixture[str]) -> None:
     module = MODULES[todo]
@@ -97,8 +101,37 @@ def test_reference_functions_pass_through_notebook_wrappers(ws: Any, capsys: pyt
 
 ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in mutants(module)]
 
+# What the learner must read in the failure of each Part 4 mutant: the actual mistake.
+REASONS = {
+    (4, "mutant_no_refusal"): "the lifecycle does not allow it",
+    (4, "mutant_value_error"): "raised ValueError",
+    (4, "mutant_vague_message"): "does not name both states",
+    (4, "mutant_writes_before_checking"): "changed the memory before refusing",
+    (4, "mutant_discard_stays_valid"): "left OAMP's record status 'valid'",
+    (4, "mutant_metadata_only"): "left OAMP's record status",
+    (4, "mutant_drops_metadata"): "lost or changed other metadata keys",
+    (4, "mutant_keeps_updated_at"): "did not move updated_at forward",
+    (4, "mutant_returns_none"): "returned None",
+    (4, "mutant_accepted_back_to_draft"): "accepted -> draft",
+    (4, "mutant_two_updates"): "called memory_client.update_memory 2 times",
+    (4, "mutant_calls_the_library"): "called the library's own set_memory_status",
+    (4, "mutant_unknown_status_accepted"): "is not a status",
+    (5, "mutant_no_retrieval"): "called retrieve_knowledge 0 times",
+    (5, "mutant_every_kind"): "retrieved kinds=None",
+    (5, "mutant_fixed_k"): "asked retrieve_knowledge for k=3",
+    (5, "mutant_ids_not_in_prompt"): "as '[memory:<id>] text' in a system message",
+    (5, "mutant_memories_after_question"): "did not end the messages with the question",
+    (5, "mutant_rewritten_question"): "did not end the messages with the question",
+    (5, "mutant_no_tools"): "without the notebook's tools",
+    (5, "mutant_subjects_as_ids"): "reported memory_ids",
+    (5, "mutant_canned_answer"): "an answer that is not the agent's",
+    (5, "mutant_two_runs"): "ran the agent loop 2 times",
+    (5, "mutant_includes_drafts"): "called retrieve_knowledge 0 times",
+    (5, "mutant_calls_the_library"): "called the library's own grounded_answer",
+}
 
-@pytest.mark.parametrize("todo", [1, 2, 3])
+
+@pytest.mark.parametrize("todo", [1, 2, 3, 4, 5])
 def test_each_todo_has_at_least_eight_mutants(todo: int) -> None:
     found = mutants(MODULES[todo])
     assert len(found) >= 8, sorted(found)
@@ -112,6 +145,8 @@ def test_mutant_fails_its_check(ws: Any, todo: int, name: str, capfd: pytest.Cap
         CHECKS[todo](getattr(MODULES[todo], name))
     message = str(failure.value)
     assert message.startswith(f"TODO {todo} ({NAMES[todo]}) failed: "), message
+    if (todo, name) in REASONS:
+        assert REASONS[(todo, name)] in message, message
     out, err = capfd.readouterr()
     assert out == "" and err == "", "a failing check prints nothing; the AssertionError says it all"
     assert store_state(ws) == before

@@ -1,0 +1,141 @@
+"""TODO 4 — ``set_memory_status(memory_id, new_status)``: the solution and wrong variants.
+
+Module globals injected by the test (as in the notebook): ``memory_client``,
+``agent_conn``, ``parse_status``, ``read_lifecycle``, ``ALLOWED_TRANSITIONS``,
+``OAMP_STATUS``, ``LifecycleError``, ``now_iso``.
+"""
+
+# ruff: noqa: F821  (notebook globals are injected by the test)
+
+
+def solution(memory_id, new_status):
+    """Correct: parse, read, refuse before writing, one update with merged metadata and OAMP status."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def _move(memory_id, target, state, *, metadata=None, status=None):
+    metadata = metadata if metadata is not None else {**state.metadata, "lifecycle": target.value,
+                                                      "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=status or OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_no_refusal(memory_id, new_status):
+    """Never checks ALLOWED_TRANSITIONS: discard -> accepted goes through."""
+    target = parse_status(new_status)
+    return _move(memory_id, target, read_lifecycle(agent_conn, memory_id))
+
+
+def mutant_value_error(memory_id, new_status):
+    """Refuses with ValueError instead of LifecycleError."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise ValueError(f"cannot move from {state.status.value} to {target.value}")
+    return _move(memory_id, target, state)
+
+
+def mutant_vague_message(memory_id, new_status):
+    """Refuses with a message that does not name the two states."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError("that move is not allowed")
+    return _move(memory_id, target, state)
+
+
+def mutant_writes_before_checking(memory_id, new_status):
+    """Stores the new status first, then refuses: a refused move has changed the memory."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    _move(memory_id, target, state)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"cannot move from {state.status.value} to {target.value}")
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_discard_stays_valid(memory_id, new_status):
+    """Marks every move valid in OAMP: a discarded memory is still found by search."""
+    from oracleagentmemory.apis.records import RecordStatus
+
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"cannot move from {state.status.value} to {target.value}")
+    return _move(memory_id, target, state, status=RecordStatus.VALID)
+
+
+def mutant_metadata_only(memory_id, new_status):
+    """Writes the lifecycle into the metadata but never OAMP's status."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"cannot move from {state.status.value} to {target.value}")
+    memory_client.update_memory(memory_id, metadata={**state.metadata, "lifecycle": target.value,
+                                                     "updated_at": now_iso()})
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_drops_metadata(memory_id, new_status):
+    """Replaces the metadata with only the lifecycle keys: kind and subject are lost."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"cannot move from {state.status.value} to {target.value}")
+    return _move(memory_id, target, state, metadata={"lifecycle": target.value, "updated_at": now_iso()})
+
+
+def mutant_keeps_updated_at(memory_id, new_status):
+    """Moves the status but leaves updated_at as it was."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"cannot move from {state.status.value} to {target.value}")
+    return _move(memory_id, target, state, metadata={**state.metadata, "lifecycle": target.value})
+
+
+def mutant_returns_none(memory_id, new_status):
+    """Does the move but returns nothing."""
+    solution(memory_id, new_status)
+
+
+def mutant_accepted_back_to_draft(memory_id, new_status):
+    """Its own transition table also lets an accepted memory go back to draft."""
+    allowed = {"draft": {"accepted", "discard"}, "accepted": {"discard", "draft"}, "discard": set()}
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target.value not in allowed[state.status.value]:
+        raise LifecycleError(f"cannot move from {state.status.value} to {target.value}")
+    return _move(memory_id, target, state)
+
+
+def mutant_two_updates(memory_id, new_status):
+    """Writes the metadata and the status in two update_memory calls."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"cannot move from {state.status.value} to {target.value}")
+    memory_client.update_memory(memory_id, metadata={**state.metadata, "lifecycle": target.value,
+                                                     "updated_at": now_iso()})
+    memory_client.update_memory(memory_id, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_calls_the_library(memory_id, new_status):
+    """Hands the move to the library's own set_memory_status."""
+    from workshop_lib import reference
+
+    return reference.set_memory_status(memory_id, new_status)
+
+
+def mutant_unknown_status_accepted(memory_id, new_status):
+    """Treats any status it does not know as 'accepted'."""
+    if new_status not in ("draft", "accepted", "discard"):
+        new_status = "accepted"
+    return solution(memory_id, new_status)
