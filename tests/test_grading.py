@@ -3,8 +3,8 @@
 One class is graded once per test session (module fixture) with three
 learners in three different folder layouts:
 
-* ``solved``    — the solution notebooks (nbgrader class layout);
-* ``untouched`` — the student notebooks as released (a learner folder);
+* ``solved``    — the solution notebooks of parts 2-4 (nbgrader class layout);
+* ``untouched`` — the student notebooks of parts 2-4 as released (a learner folder);
 * ``one_todo``  — the part 3 student notebook with only TODO 3's solution pasted
   into its cell, CHECK 2 tampered with, and a crashing cell appended (one
   notebook file in the class folder); no part 2 submission;
@@ -24,11 +24,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from workshop_lib import grading, release
+from workshop_lib import grading, release, todos
 from workshop_lib.grading import GradingError, find_submissions
 
 ROOT = release.REPO_ROOT
-P2, P3 = "02_memory_and_scanner", "03_retrieval"
+P2, P3, P4 = "02_memory_and_scanner", "03_retrieval", "04_agent_and_corrections"
 
 
 def _solution(name: str) -> Path:
@@ -52,13 +52,14 @@ def paste_solution(student: nbformat.NotebookNode, solution: nbformat.NotebookNo
 
 def build_class(folder: Path) -> Path:
     """The class folder described in the module docstring."""
-    for name in (P2, P3):
+    for name in (P2, P3, P4):
         target = folder / "solved" / name / f"{name}.ipynb"
         target.parent.mkdir(parents=True)
         shutil.copy(_solution(name), target)
     (folder / "untouched").mkdir()
     shutil.copy(_student(P2), folder / "untouched" / "part2.ipynb")
     shutil.copy(_student(P3), folder / "untouched" / "part3.ipynb")
+    shutil.copy(_student(P4), folder / "untouched" / "part4.ipynb")
     nb = nbformat.read(str(_student(P3)), as_version=4)
     paste_solution(nb, nbformat.read(str(_solution(P3)), as_version=4), "todo3")
     check2 = next(c for c in nb.cells if _grade_id(c) == "check_todo2")
@@ -107,16 +108,18 @@ def _errors(nb) -> dict[str | None, str]:
 class TestRoundTrip:
     def test_solutions_get_full_marks(self, graded):
         row = graded["rows"]["solved"]
-        assert (row["TODO 1"], row["TODO 2"], row["TODO 3"]) == ("3", "3", "4"), graded["stdout"]
-        assert (row["total"], row["max"], row["percent"], row["notes"]) == ("10", "10", "100.0", ""), graded["stdout"]
-        for name in (P2, P3):
+        assert (row["TODO 1"], row["TODO 2"], row["TODO 3"], row["TODO 4"], row["TODO 5"]) == \
+            ("3", "3", "4", "3", "4"), graded["stdout"]
+        assert (row["total"], row["max"], row["percent"], row["notes"]) == ("17", "17", "100.0", ""), graded["stdout"]
+        for name in (P2, P3, P4):
             assert _errors(_executed(graded, "solved", name)) == {}
 
     def test_untouched_student_notebooks_get_zero_and_crash_only_in_checks(self, graded):
         row = graded["rows"]["untouched"]
         assert (row["TODO 1"], row["TODO 2"], row["TODO 3"], row["total"]) == ("0", "0", "0", "0")
         assert row["notes"] == "", "no cell other than the checks may fail"
-        for name, checks in ((P2, {"check_todo1"}), (P3, {"check_todo2", "check_todo3"})):
+        for name, checks in ((P2, {"check_todo1"}), (P3, {"check_todo2", "check_todo3"}),
+                             (P4, {"check_todo4", "check_todo5"})):
             failed = _errors(_executed(graded, "untouched", name))
             assert set(failed) == checks, failed
             assert all("not implemented" in message for message in failed.values()), failed
@@ -124,7 +127,7 @@ class TestRoundTrip:
     def test_one_solved_todo_gets_exactly_its_points(self, graded):
         row = graded["rows"]["one_todo"]
         assert (row["TODO 1"], row["TODO 2"], row["TODO 3"], row["total"]) == ("0", "0", "4", "4"), graded["stdout"]
-        assert row["percent"] == "40.0"
+        assert row["percent"] == "23.5"   # 4 of the 17 points of parts 2-4
         assert f"{P2}: not submitted" in row["notes"]
         # the tampered check cell was restored from the source notebook and failed honestly
         failed = _errors(_executed(graded, "one_todo", P3))
@@ -139,7 +142,7 @@ class TestRoundTrip:
         assert "03_retrieval: autograding failed (" in row["notes"]
         assert "DeadKernelError" in row["notes"] or "died" in row["notes"].lower(), row["notes"]
         assert "graded crasher / 03_retrieval: 0/7" in graded["stdout"]
-        assert graded["rows"]["solved"]["total"] == "10"  # graded after the crash
+        assert graded["rows"]["solved"]["total"] == "17"  # graded after the crash
 
     def test_hidden_tests_run_in_the_autograder_only(self, graded):
         source = "\n".join(c.source for c in _executed(graded, "untouched", P3).cells)
@@ -157,9 +160,9 @@ class TestRoundTrip:
         assert "below 50%: crasher, one_todo, untouched" in graded["stderr"]
         table = graded["stdout"]
         header = next(line for line in table.splitlines() if line.strip().startswith("learner"))
-        assert "TODO 1 (/3)" in header and "TODO 2 (/3)" in header and "TODO 3 (/4)" in header
-        assert re.search(r"solved\s+3\s+3\s+4\s+10\s+10\s+100\.0", table)
-        assert re.search(r"one_todo\s+-?0\s+0\s+4\s+4\s+10\s+40\.0", table)
+        assert all(f"TODO {t.number} (/{t.points})" in header for t in todos.TODOS)
+        assert re.search(r"solved\s+3\s+3\s+4\s+3\s+4\s+17\s+17\s+100\.0", table)
+        assert re.search(r"one_todo\s+-?0\s+0\s+4\s+0\s+0\s+4\s+17\s+23\.5", table)
         assert "untouched TODO 2: CheckFailure" in table  # why points were lost, for the instructor
         assert set(graded["rows"]) == {"solved", "untouched", "one_todo", "crasher"}
 

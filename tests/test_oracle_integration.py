@@ -180,3 +180,50 @@ def test_provisioned_learners_are_isolated(settings, bootstrapped):
                     cur.execute(sql)
         finally:
             admin.close()
+
+
+def test_memory_lifecycle_on_the_oracle_store(settings, bootstrapped):
+    """Drafts and discards are invalid in OAMP's DB store and never searched; accepted memories are."""
+    from workshop_lib.memory.lifecycle import LifecycleError, Status, propose_memory, read_lifecycle
+    from workshop_lib.reference import retrieve_knowledge, set_memory_status
+    from workshop_lib.workshop import start
+
+    ws = start(settings=settings, upto="memory")
+    try:
+        text = "Oracle lifecycle probe: CARGO_ITEMS.UNIT_VALUE_CENTS is in US cents."
+        wrong = propose_memory(ws.memory_client, "Oracle lifecycle probe: UNIT_VALUE_CENTS is dollars.",
+                               user_id=ws.user_id, agent_id=ws.agent_id, subject="probe")
+        right = propose_memory(ws.memory_client, text, user_id=ws.user_id, agent_id=ws.agent_id, subject="probe",
+                               contradicts=wrong)
+        found = lambda: {h["metadata"].get("memory_id") for h in retrieve_knowledge(text, k=10, kinds=["correction"])}
+        assert not found() & {wrong, right}
+        assert set_memory_status(right, "accepted").oamp_status == "valid"
+        set_memory_status(wrong, "discard")
+        assert right in found() and wrong not in found()
+        with pytest.raises(LifecycleError, match="from discard to accepted"):
+            set_memory_status(wrong, "accepted")
+        assert read_lifecycle(ws.conn, wrong).status is Status.DISCARD
+    finally:
+        for memory_id in (locals().get("right"), locals().get("wrong")):
+            if memory_id:
+                ws.memory_client.delete_memory(memory_id)
+        ws.close()
+
+
+def test_agent_run_is_stored_as_an_oamp_thread(settings, bootstrapped):
+    from workshop_lib.agent.loop import run_agent
+    from workshop_lib.agent.runs import list_runs, load_run, save_run
+    from workshop_lib.notebook import agent_toolbox
+    from workshop_lib.workshop import start
+
+    ws = start(settings=settings, upto="memory")
+    try:
+        run = run_agent([{"role": "user", "content": "What is the capacity of the vessel 'MAERSK HALDEN'?"}],
+                        tools=agent_toolbox(ws), model="workshop-offline/rules")
+        thread_id = save_run(ws.memory_client, run.messages, user_id=ws.user_id, agent_id=ws.agent_id, title="t")
+        assert thread_id in {r["thread_id"] for r in list_runs(ws.memory_client, user_id=ws.user_id,
+                                                                agent_id=ws.agent_id)}
+        assert [m["role"] for m in load_run(ws.memory_client, thread_id)] == [m["role"] for m in run.messages]
+        ws.memory_client.delete_thread(thread_id)
+    finally:
+        ws.close()

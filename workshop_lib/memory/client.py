@@ -10,6 +10,7 @@ messages) is off unless ``WORKSHOP_LLM_MODEL`` names a litellm model.
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from typing import Any
@@ -68,11 +69,15 @@ class WorkshopAgentMemory(OracleAgentMemory):
     them out unless it asks for them explicitly. Everything else is OAMP's.
     """
 
-    def search(self, query: str, **kwargs: Any) -> Any:  # noqa: D102 - OAMP's method, one default changed
+    # functools.wraps keeps OAMP's signature visible (inspect.signature follows __wrapped__),
+    # so code that binds arguments against it sees the real parameters.
+    @functools.wraps(OracleAgentMemory.search)
+    def search(self, query: str, **kwargs: Any) -> Any:
         kwargs.setdefault("include_invalid_results", False)
         return super().search(query, **kwargs)
 
-    async def search_async(self, query: str, **kwargs: Any) -> Any:  # noqa: D102
+    @functools.wraps(OracleAgentMemory.search_async)
+    async def search_async(self, query: str, **kwargs: Any) -> Any:
         kwargs.setdefault("include_invalid_results", False)
         return await super().search_async(query, **kwargs)
 
