@@ -191,23 +191,11 @@ class LiteConnection:
                  functions.sysdate(), size, comments))
             self._embed_cache = OrderedDict((k, v) for k, v in self._embed_cache.items() if k[0] != model)
 
-    def drop_mining_model(self, name: str) -> int:
-        """Remove a registered model (lite's DBMS_VECTOR.DROP_ONNX_MODEL); returns rows removed."""
-        with self._lock:
-            cur = self._con.execute("DELETE FROM LITECAT.MINING_MODELS WHERE OWNER = ? AND MODEL_NAME = ?",
-                                    (self.username, name.upper()))
-            return cur.rowcount
-
     def model_path(self, name: str) -> str | None:
         """File of a registered model, or None."""
         row = self._con.execute("SELECT PATH FROM LITECAT.MINING_MODELS WHERE OWNER = ? AND MODEL_NAME = ?",
                                 (self.username, name.upper())).fetchone()
         return row[0] if row else None
-
-    def schema_exists(self, owner: str) -> bool:
-        """True when ``owner`` has at least one table."""
-        return self._con.execute("SELECT 1 FROM LITECAT.TABLES WHERE OWNER = ?", (owner.upper(),)).fetchone() \
-            is not None
 
     # ------------------------------------------------------------------ internals
     def _check_open(self) -> None:

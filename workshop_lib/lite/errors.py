@@ -58,11 +58,6 @@ class LiteNotSupportedError(LiteDatabaseError):
         super().__init__(code, f"unimplemented feature in the lite backend: {construct}", hint)
 
 
-def ora(code: int, text: str, hint: str | None = None) -> LiteDatabaseError:
-    """Build a LiteDatabaseError ``ORA-<code>: <text>`` (helper for raise sites)."""
-    return LiteDatabaseError(code, text, hint)
-
-
 _SQLITE_PATTERNS: list[tuple[re.Pattern[str], object]] = [
     (re.compile(r"no such table: (?:\w+\.)?(.+)"),
      lambda m: (942, f'table or view "{m.group(1).upper()}" does not exist',
