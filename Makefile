@@ -8,7 +8,7 @@ export WORKSHOP_HOME ?= $(CURDIR)/.workshop
 # Jupyter refuses to start as root unless told; root is normal in containers and some Docker setups.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab demo test test-oracle release grade model setup doctor bench clean
+.PHONY: lab demo test test-oracle release bundle grade model setup doctor bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ model: $(STAMP)
 ## release: regenerate the student notebooks in notebooks/ from solutions/
 release: $(STAMP)
 	$(BIN)/python -m workshop_lib.release
+
+## bundle: the student bundle for a graded class, without solutions/ or hidden tests (DIR=...)
+bundle: $(STAMP)
+	$(BIN)/python -m workshop_lib.bundle $(or $(DIR),student-bundle)
 
 ## grade: autograde submissions in submitted/ (see docs/instructors-grading.md)
 grade: $(STAMP)

@@ -81,20 +81,26 @@ def test_solution_passes_with_one_stdout_line_and_no_stderr(ws: Any, todo: int,
     assert module.memory_client is memory_client, "notebook globals must be restored"
 
 
-def test_reference_functions_pass_through_notebook_wrappers(ws: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    """The library's reference implementations, called the way the notebook's setup would, pass TODO 1 and 3."""
+def test_calling_the_library_versions_fails_with_what_happened(ws: Any, capfd: pytest.CaptureFixture[str]) -> None:
+    """A TODO that hands its work to workshop_lib.reference fails, under any import alias, and says so."""
     ns = notebook(ws, """
         from workshop_lib import reference
+        from workshop_lib.reference import retrieve_knowledge as _library_search
         def _scan_tables(conn, owner):
             return reference.scan_tables(conn, owner)
+        def retrieve_knowledge(query, k=5, kinds=None):
+            return _library_search(query, k, kinds)
         def hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60):
             return reference.hybrid_rrf_search_memories(query, k, per_list, rrf_k, conn=agent_conn,
                                                         user_id=USER_ID, agent_id=AGENT_ID)
     """)
-    checks.todo1(ns["_scan_tables"])
-    checks.todo3(ns["hybrid_rrf_search_memories"])
-    assert capsys.readouterr().out.splitlines() == ["TODO 1 passed — _scan_tables",
-                                                    "TODO 3 passed — hybrid_rrf_search_memories"]
+    for check, name, library in ((checks.todo1, "_scan_tables", "scan_tables"),
+                                 (checks.todo2, "retrieve_knowledge", "retrieve_knowledge"),
+                                 (checks.todo3, "hybrid_rrf_search_memories", "hybrid_rrf_search_memories")):
+        with pytest.raises(AssertionError, match=rf"called the library's own {library} \(workshop_lib.reference\) "
+                                                 "instead of doing the work itself"):
+            check(ns[name])
+    assert capfd.readouterr() == ("", "")
 
 
 # --------------------------------------------------------------------------- every mutant fails

@@ -206,11 +206,21 @@ class _Grader:
         """
         box: dict[str, Any] = {}
 
+        watched = _library_code(self.name)
+        seen: list[str] = []
+
+        def watch(frame: Any, event: str, _arg: Any) -> None:
+            if event == "call" and frame.f_code in watched and not seen:
+                seen.append(watched[frame.f_code])
+
         def run() -> None:
+            sys.setprofile(watch)   # this thread only: notices the library's versions under any alias
             try:
                 box["value"] = self.fn(*args, **kwargs)
             except BaseException as exc:  # noqa: BLE001 - everything the learner raises is graded
                 box["error"] = exc
+            finally:
+                sys.setprofile(None)
 
         worker = threading.Thread(target=run, name=f"workshop-check-todo{self.todo}", daemon=True)
         worker.start()
@@ -230,6 +240,10 @@ class _Grader:
             self.fail(f"TODO {self.todo} is not implemented yet ({described} raised NotImplementedError).",
                       hint=f"replace `raise NotImplementedError()` in {self.name} with your code, run that "
                            "cell, then run this check again.")
+        if seen:
+            self.fail(f"{described} called the library's own {seen[0]} instead of doing the work itself.",
+                      hint=f"write {self.name} with the calls the TODO describes; the library's version is "
+                           "what the check compares you with, so it cannot count as your answer.")
         return box.get("value"), error
 
     def raised(self, described: str, error: BaseException) -> None:
@@ -288,6 +302,23 @@ class _Grader:
         if opened:
             self.fail("your function left an uncommitted transaction open on the shared connection.",
                       hint="do not run INSERT/UPDATE/DELETE here (the check rolled it back).")
+
+
+def _library_code(function: str) -> dict[Any, str]:
+    """The code object of the library's version of graded ``function`` -> the name a message shows.
+
+    Only the TODO's own function is watched: a later part may use an earlier
+    part's library version on purpose (Part 4 searches with Part 3's).
+    """
+    from .. import reference
+
+    found = {}
+    for name in {function.lstrip("_")}:
+        fn = getattr(reference, name, None)
+        code = getattr(getattr(fn, "__wrapped__", fn), "__code__", None)
+        if code is not None:
+            found[code] = f"{name} (workshop_lib.reference)"
+    return found
 
 
 def _indent(text: str, prefix: str) -> str:
