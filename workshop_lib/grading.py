@@ -13,6 +13,14 @@ from the gradebook. Every submission runs against its own copy of a prepared
 lite ``WORKSHOP_HOME``, so one learner's code cannot change what another's is
 graded against. ``nbgrader validate`` is not used: it exits 0 even when tests
 fail.
+
+The notebook run gives the feedback; the **score** comes from
+:mod:`workshop_lib.clean_grade`: each submission's TODO cells re-run in a fresh
+process by check functions kept before any learner code ran, so nothing a
+notebook cell does to its kernel changes the points. A TODO cell that could
+still tamper (IPython, ``sys.modules``, the checks, the reference code, ...) is
+flagged for review in the table's ``review`` column, and a difference between
+the two runs is noted.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import nbformat
 from .errors import WorkshopError
 from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_nbgrader_config,
                       read_notebook)
+from .clean_grade import CleanResult, clean_grade
 from .todos import by_grade_id
 
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_.@-]+")
@@ -61,6 +70,7 @@ class TodoScore:
     score: float
     max_score: float
     error: str | None = None
+    flags: list[str] = field(default_factory=list)   # why the instructor should look at the TODO cell
 
 
 @dataclass
@@ -102,8 +112,9 @@ class GradeReport:
             for label in self.todo_labels:
                 todo = grades.todos.get(label)
                 row[label] = None if todo is None else _num(todo.score)
+            flagged = [label for label, todo in grades.todos.items() if todo.flags]
             row.update(total=_num(grades.total), max=_num(grades.max_total),
-                       percent=round(grades.percent, 1), notes="; ".join(grades.notes))
+                       percent=round(grades.percent, 1), review=", ".join(flagged), notes="; ".join(grades.notes))
             rows.append(row)
         return rows
 
@@ -438,6 +449,7 @@ class Grader:
             notes.append(f"{name}: autograding failed ({_failure_reason(self._collector.records, exc)})")
         finally:
             shutil.rmtree(home, ignore_errors=True)
+        clean = self._clean(submission, learner_id)
         executed_path = self.course / "autograded" / learner_id / name / f"{name}.ipynb"
         check_errors: dict[str, str] = {}
         if executed_path.is_file():
@@ -445,14 +457,39 @@ class Grader:
             notes.extend(f"{name}: {note}" for note in cell_notes)
         scores: dict[str, TodoScore] = {}
         with Gradebook(self.db_url) as gb:
-            for grade_id, _label, points in graded_todos(self.sources[name]):
+            for grade_id, label, points in graded_todos(self.sources[name]):
                 try:
                     # a failed run may leave an older grade of this learner in a reused workdir
-                    score = 0.0 if failed else float(gb.find_grade(grade_id, name, name, learner_id).score or 0.0)
+                    notebook_score = 0.0 if failed else float(
+                        gb.find_grade(grade_id, name, name, learner_id).score or 0.0)
                 except MissingEntry:
-                    score = 0.0
-                scores[grade_id] = TodoScore(score, points, check_errors.get(grade_id))
+                    notebook_score = 0.0
+                number = by_grade_id(grade_id).number
+                if clean.failure:
+                    notes.append(f"{name}: {clean.failure}; the notebook run's score is used")
+                    score, error = notebook_score, check_errors.get(grade_id)
+                else:
+                    score = clean.scores.get(number, 0.0)
+                    error = clean.errors.get(number) or check_errors.get(grade_id)
+                    if score != notebook_score:
+                        notes.append(f"{label}: the notebook run scored {_num(notebook_score)}, the clean "
+                                     f"re-run of the TODO cell {_num(score)} (the clean score counts)")
+                flags = clean.flags.get(number) or []
+                if flags:
+                    notes.append(f"{label}: REVIEW — the TODO cell {', '.join(flags)}")
+                scores[grade_id] = TodoScore(score, points, error, flags)
         return scores, notes
+
+    def _clean(self, submission: Submission, learner_id: str) -> CleanResult:
+        """The authoritative re-run of the submission's TODO cells (fresh process, own home copy)."""
+        name = submission.assignment
+        home = _copy_home(self.template_home(), self.course / "homes" / f"{learner_id}__{name}__clean")
+        try:
+            return clean_grade(read_notebook(submission.path), self.sources[name], name, home)
+        except Exception as exc:  # noqa: BLE001 - an unreadable submission: fall back to the notebook run
+            return CleanResult(failure=f"the clean re-run could not start ({type(exc).__name__}: {exc})")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
 
     def grade(self, submissions: list[Submission]) -> GradeReport:
         """Autograde every submission and collect a per-learner, per-TODO report."""

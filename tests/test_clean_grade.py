@@ -1,0 +1,91 @@
+"""Grading that cannot be gamed: the clean re-run of TODO cells, with genuine checks, flags what it cannot decide."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from workshop_lib.clean_grade import clean_grade, flags_for, todo_sources
+from workshop_lib.release import REPO_ROOT, annotate, read_notebook
+
+P3 = "03_retrieval"
+SOURCE = annotate(read_notebook(REPO_ROOT / "solutions" / P3 / f"{P3}.ipynb"), P3)
+STUDENT = REPO_ROOT / "notebooks" / P3 / f"{P3}.ipynb"
+
+# Ways around the in-notebook checks that once scored full marks (issue: grading integrity).
+BLANK_THE_CHECK = '''
+def retrieve_knowledge(query, k=5, kinds=None):
+    return []
+ip = get_ipython()
+ip.input_transformers_cleanup.append(lambda lines: ["pass\\n"] if "checks.todo2" in "".join(lines) else lines)
+'''
+REBIND_THE_CHECK = '''
+import workshop_lib.checks
+workshop_lib.checks.todo2 = lambda fn, **kw: print("TODO 2 passed — retrieve_knowledge")
+def retrieve_knowledge(query, k=5, kinds=None):
+    return []
+'''
+CALL_THE_LIBRARY = '''
+from workshop_lib import reference
+def retrieve_knowledge(query, k=5, kinds=None):
+    return reference.retrieve_knowledge(query, k, kinds)
+'''
+
+
+@pytest.fixture(scope="module")
+def prepared_home(tmp_path_factory) -> Path:
+    from workshop_lib.grading import prepare_home
+
+    return prepare_home(tmp_path_factory.mktemp("clean") / "home")
+
+
+def _submission(todo2_source: str) -> nbformat.NotebookNode:
+    nb = read_notebook(STUDENT)
+    solved = {c.metadata["nbgrader"]["grade_id"]: c.source for c in SOURCE.cells if "nbgrader" in c.metadata}
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id == "todo3":
+            cell.source = solved["todo3"]
+        if grade_id == "todo2":
+            cell.source = "# TODO 2\n" + todo2_source
+    return nb
+
+
+def _grade(nb, prepared_home, tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(prepared_home, home)
+    return clean_grade(nb, SOURCE, P3, home)
+
+
+@pytest.mark.parametrize("source,flag,reason", [
+    (BLANK_THE_CHECK, "uses the IPython shell", "get_ipython"),   # no IPython in the clean run
+    (REBIND_THE_CHECK, "refers to the checks", "TODO 2 (retrieve_knowledge) failed"),
+    (CALL_THE_LIBRARY, "refers to the library's reference code", "called the library's own retrieve_knowledge"),
+], ids=["input-transformer", "rebound-check", "calls-reference"])
+def test_gaming_the_checks_scores_nothing_and_is_flagged(source, flag, reason, prepared_home, tmp_path):
+    result = _grade(_submission(source), prepared_home, tmp_path)
+    assert result.failure is None, result.failure
+    assert result.scores == {2: 0.0, 3: 4.0}, result.errors
+    assert reason in result.errors[2]
+    assert flag in result.flags[2] and result.flags[3] == []
+
+
+def test_the_solutions_todo_cells_earn_every_point_without_flags(prepared_home, tmp_path):
+    result = _grade(SOURCE, prepared_home, tmp_path)
+    assert result.scores == {2: 3.0, 3: 4.0} and result.flags == {2: [], 3: []}, result.errors
+
+
+def test_todo_cells_are_found_by_grade_id_or_marker():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("# TODO 4 — x\ndef f(): pass"),
+                                         nbformat.v4.new_code_cell("print(1)")])
+    assert todo_sources(nb) == {4: "# TODO 4 — x\ndef f(): pass"}
+    assert todo_sources(SOURCE).keys() == {2, 3}
+
+
+def test_flags_name_what_the_instructor_should_look_at():
+    assert flags_for("def f():\n    return 1") == []
+    assert flags_for("import sys\nsys.modules['x'] = None") == ["manipulates imported modules"]
+    assert "inspects or steers the grading process" in flags_for("import atexit")
