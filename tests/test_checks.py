@@ -313,6 +313,22 @@ def test_stale_probe_memories_are_removed(ws: Any) -> None:
         assert cur.fetchone()[0] == 0
 
 
+def test_another_kernels_live_probes_survive_a_check(ws: Any) -> None:
+    """Two kernels on one home: a check removes only stale probes, never another check's live ones."""
+    from workshop_lib.checks.scratch import new_probe_run
+
+    live = f"{checks.PROBE_PREFIX}{new_probe_run()}-other-kernel"
+    ws.memory_client.add_memory("a probe of a check running in another kernel", user_id=ws.user_id,
+                                agent_id=ws.agent_id, memory_id=live, metadata={"kind": "column"})
+    try:
+        checks.todo2(todo2.solution)
+        with ws.conn.cursor() as cur:
+            cur.execute(f"SELECT COUNT(*) FROM {config.MEMORY_TABLE} WHERE record_id = :rid", rid=live)
+            assert cur.fetchone()[0] == 1
+    finally:
+        ws.memory_client.delete_memory(live)
+
+
 def test_failure_message_says_expected_got_and_hint(ws: Any) -> None:
     with pytest.raises(AssertionError) as failure:
         checks.todo2(todo2.mutant_no_oversampling)

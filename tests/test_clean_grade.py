@@ -89,3 +89,24 @@ def test_flags_name_what_the_instructor_should_look_at():
     assert flags_for("def f():\n    return 1") == []
     assert flags_for("import sys\nsys.modules['x'] = None") == ["manipulates imported modules"]
     assert "inspects or steers the grading process" in flags_for("import atexit")
+
+
+def test_learner_code_sees_no_instructor_secrets(prepared_home, tmp_path, monkeypatch):
+    monkeypatch.setenv("ORACLE_ADMIN_PASSWORD", "s3cret-admin-pw")
+    leak = ('import os\ndef retrieve_knowledge(query, k=5, kinds=None):\n'
+            '    raise ValueError(repr(os.environ.get("ORACLE_ADMIN_PASSWORD")) + repr(os.getcwd()))\n')
+    result = _grade(_submission(leak), prepared_home, tmp_path)
+    assert result.scores[2] == 0.0
+    assert "s3cret-admin-pw" not in result.errors[2] and "None" in result.errors[2]
+    assert str(REPO_ROOT) + "'" not in result.errors[2]   # the learner's code does not run in the repository
+
+
+def test_grading_homes_are_copies_not_links(tmp_path):
+    from workshop_lib.grading import _copy_home
+
+    template = tmp_path / "template"
+    (template / "model").mkdir(parents=True)
+    (template / "model" / "model.onnx").write_bytes(b"weights")
+    copy = _copy_home(template, tmp_path / "learner")
+    (copy / "model" / "model.onnx").write_bytes(b"damaged by a learner")
+    assert (template / "model" / "model.onnx").read_bytes() == b"weights"

@@ -37,7 +37,7 @@ import nbformat
 
 from .todos import Todo, for_notebook
 
-__all__ = ["CleanResult", "todo_sources", "flags_for", "clean_grade", "SUSPICIOUS"]
+__all__ = ["CleanResult", "todo_sources", "flags_for", "clean_grade", "SUSPICIOUS", "SECRET_VARIABLES"]
 
 #: (pattern, what the instructor is told) for TODO-cell source that may tamper with grading.
 SUSPICIOUS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -51,6 +51,9 @@ SUSPICIOUS: tuple[tuple[re.Pattern[str], str], ...] = (
      "inspects or steers the grading process"),
 )
 _MARKER = "@@workshop-clean-grade@@"
+#: Settings a learner's code never needs while it is graded (and must not be able to print).
+SECRET_VARIABLES = ("ORACLE_PASSWORD", "ORACLE_ADMIN_PASSWORD", "ORACLE_ADMIN_USER", "SUPPLYCHAIN_PASSWORD",
+                    "ORACLE_DSN", "ORACLE_USER", "ORACLE_WALLET_DIR", "ORACLE_WALLET_PASSWORD")
 _TODO_MARKER = re.compile(r"^\s*#\s*TODO\s+(\d+)\b")
 
 
@@ -96,11 +99,12 @@ def clean_grade(submission: nbformat.NotebookNode, source_nb: nbformat.NotebookN
     nonce = secrets.token_hex(16)   # only the genuine result line carries it
     payload = {"assignment": assignment, "nonce": nonce, "setup": _setup_sources(source_nb),
                "todos": [{"number": t.number, "source": sources.get(t.number)} for t in todos]}
-    env = {**os.environ, "WORKSHOP_HOME": str(home), "WORKSHOP_BACKEND": "lite",
-           "NBGRADER_EXECUTION": "autograde", "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    env = {key: value for key, value in os.environ.items() if key not in SECRET_VARIABLES}
+    env.update(WORKSHOP_HOME=str(home), WORKSHOP_BACKEND="lite", WORKSHOP_NO_DOTENV="1",
+               NBGRADER_EXECUTION="autograde", PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     try:
         done = subprocess.run([sys.executable, "-m", "workshop_lib.clean_grade"], input=json.dumps(payload),
-                              capture_output=True, text=True, timeout=timeout, env=env)
+                              capture_output=True, text=True, timeout=timeout, env=env, cwd=str(home))
     except subprocess.TimeoutExpired:
         result.failure = f"the clean re-run did not finish within {timeout:.0f} s"
         return result

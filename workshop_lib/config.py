@@ -45,7 +45,13 @@ def _repo_root() -> Path | None:
 
 
 def _read_dotenv() -> dict[str, str]:
-    """Read KEY=VALUE lines from ./.env or <repo>/.env; comments and blanks skipped."""
+    """Read KEY=VALUE lines from ./.env or <repo>/.env; comments and blanks skipped.
+
+    ``WORKSHOP_NO_DOTENV=1`` turns this off: ``workshop grade`` runs learners'
+    code with it, so the instructor's .env settings are not handed to them.
+    """
+    if os.environ.get("WORKSHOP_NO_DOTENV") == "1":
+        return {}
     candidates = [Path.cwd() / ".env"]
     root = _repo_root()
     if root is not None:

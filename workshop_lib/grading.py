@@ -44,6 +44,7 @@ import nbformat
 from .errors import WorkshopError
 from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_nbgrader_config,
                       read_notebook)
+from .clean_grade import SECRET_VARIABLES as _SECRET_VARIABLES
 from .clean_grade import CleanResult, clean_grade
 from .todos import by_grade_id
 
@@ -251,10 +252,14 @@ def find_submissions(folder: Path | str, root: Path = REPO_ROOT) -> list[Submiss
 
 # ----------------------------------------------------------------------------- environment
 @contextlib.contextmanager
-def _environ(**values: str) -> Iterator[None]:
-    """Set environment variables (inherited by the kernels nbgrader starts) for the duration of a block."""
+def _environ(**values: str | None) -> Iterator[None]:
+    """Set (or with None, remove) environment variables for the duration of a block (kernels inherit them)."""
     saved = {key: os.environ.get(key) for key in values}
-    os.environ.update(values)
+    for key, value in values.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
     try:
         yield
     finally:
@@ -285,17 +290,10 @@ def prepare_home(home: Path) -> Path:
 
 
 def _copy_home(template: Path, target: Path) -> Path:
-    """A private copy of a prepared home; the model file is hard-linked when possible (never written to)."""
-    def link_or_copy(src: str, dst: str) -> str:
-        if src.endswith(".onnx"):
-            try:
-                os.link(src, dst)
-                return dst
-            except OSError:
-                pass
-        return shutil.copy2(src, dst)
-
-    shutil.copytree(template, target, copy_function=link_or_copy)
+    """A private copy of a prepared home: every file copied, so one learner's code can reach no one else's."""
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(template, target)
     return target
 
 
@@ -553,7 +551,10 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
     # nbgrader's gradebook runs the `alembic` command, installed next to this Python.
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     workdir = Path(workdir) if workdir is not None else None
-    with _environ(PATH=path), Grader(root, workdir, echo=echo) as grader, warnings.catch_warnings():
+    # learners' code runs without the instructor's database credentials (environment or .env)
+    hidden = {key: None for key in _SECRET_VARIABLES}
+    with _environ(PATH=path, WORKSHOP_NO_DOTENV="1", **hidden), Grader(root, workdir, echo=echo) as grader, \
+            warnings.catch_warnings():
         # nbgrader's gradebook trips SQLAlchemy's autoflush warnings on every new submission; harmless.
         from sqlalchemy.exc import SAWarning
 

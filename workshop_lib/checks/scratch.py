@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import re
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -68,12 +70,29 @@ class _Probe:
     why: str
 
 
+STALE_AFTER = 15 * 60   # seconds: a probe older than this was left by an interrupted check
+_PROBE_RUN = re.compile(re.escape(PROBE_PREFIX) + r"(\d{10})x")
+
+
+def new_probe_run() -> str:
+    """A fresh probe-run id: its creation time (epoch seconds) and a random part, e.g. ``1795392000x3f9a1c2b``."""
+    return f"{int(time.time())}x{uuid.uuid4().hex[:8]}"
+
+
 def _remove_stale_probes(ws: Any) -> None:
-    """Delete probe memories an interrupted earlier check may have left behind."""
+    """Delete probe memories an interrupted earlier check left behind — only old ones.
+
+    Another kernel on the same home may be in the middle of its own check, so a
+    probe is removed only when its id says it is older than STALE_AFTER (or it
+    has no time in its id, as older versions wrote them).
+    """
     rows = _fetch(ws.conn, f"SELECT record_id FROM {MEMORY_TABLE} WHERE record_id LIKE :prefix",
                   prefix=PROBE_PREFIX + "%")
+    now = time.time()
     for (record_id,) in rows:
-        _delete_probe(ws, record_id)
+        match = _PROBE_RUN.match(record_id)
+        if match is None or now - int(match.group(1)) > STALE_AFTER:
+            _delete_probe(ws, record_id)
 
 
 def _delete_probe(ws: Any, record_id: str) -> None:
@@ -88,7 +107,7 @@ def _delete_probe(ws: Any, record_id: str) -> None:
 def _add_probes(grader: _Grader, ws: Any, text: str, specs: list[tuple[str, str, str, str]]) -> list[_Probe]:
     """Add short-lived memories with ``text`` as (suffix, user, agent, kind, why); removed at the end."""
     probes = []
-    run = uuid.uuid4().hex[:10]
+    run = new_probe_run()
     for suffix, user_id, agent_id, kind in specs:
         probe = _Probe(f"{PROBE_PREFIX}{run}-{suffix}", text, user_id, agent_id, kind, suffix)
         grader.stack.callback(_delete_probe, ws, probe.record_id)

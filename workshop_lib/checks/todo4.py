@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 from .harness import _Grader, _short
-from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes
+from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 
 # The lifecycle the TODO states, written out here rather than imported: a change
 # to the library's table must not silently change what the check demands.
@@ -63,7 +62,7 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         ws = grader.workshop()
         scope = grader.globals_of(("memory_client", "agent_conn"))
         _remove_stale_probes(ws)
-        run = uuid.uuid4().hex[:8]
+        run = new_probe_run()
         text = _PROBE_TEXT.format(run=run)
 
         def probe(status: str, n: int) -> str:

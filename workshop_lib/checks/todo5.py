@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 from .harness import _Grader, _short
-from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes
+from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 
 _QUESTION = "Check probe {run}: what unit does CHECK_SCHEMA.PROBE_COLUMN use?"
 _ACCEPTED = "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, never pounds."
@@ -41,7 +40,7 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         ws = grader.workshop()
         scope = grader.globals_of(("retrieve_knowledge", "run_agent", "agent_tools"))
         _remove_stale_probes(ws)
-        run = uuid.uuid4().hex[:8]
+        run = new_probe_run()
         question = _QUESTION.format(run=run)
         ids = {}
         for name, text in (("accepted", _ACCEPTED), ("draft", _DRAFT)):
