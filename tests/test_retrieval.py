@@ -196,9 +196,14 @@ def test_bad_k_is_a_clear_error(ws, k) -> None:
 
 @pytest.mark.parametrize("query, error", [("", ValueError), ("   ", ValueError), (None, TypeError)])
 def test_bad_query_is_a_clear_error(ws, query, error) -> None:
-    for fn in (retrieve_knowledge, hybrid_rrf_search_memories, keyword_search_memories):
+    for fn in (retrieve_knowledge, hybrid_rrf_search_memories):
         with pytest.raises(error):
             fn(query)
+    if error is TypeError:
+        with pytest.raises(TypeError):
+            keyword_search_memories(query)
+    else:   # documented: nothing searchable gives no keyword hits
+        assert keyword_search_memories(query) == []
 
 
 def test_keyword_search_scores_and_escaping(ws) -> None:
@@ -274,3 +279,18 @@ def test_fresh_home_is_isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         cur.execute("SELECT COUNT(*) FROM all_tables")
         assert cur.fetchone()[0] == 0
     conn.close()
+
+
+def test_each_search_holds_one_documented_behaviour_for_odd_input(ws) -> None:
+    from workshop_lib.reference import hybrid_rrf_search_memories, retrieve_knowledge
+    from workshop_lib.retrieval import keyword_search_memories
+
+    assert keyword_search_memories("   ") == [] and keyword_search_memories("?? !!") == []
+    for search in (retrieve_knowledge, hybrid_rrf_search_memories, keyword_search_memories):
+        with pytest.raises(ValueError, match="lone surrogate"):
+            search("vessel \ud800 capacity")
+        with pytest.raises(ValueError, match="k must be at most 10,000"):
+            search("vessel capacity", k=2 ** 63)
+    for search in (retrieve_knowledge, hybrid_rrf_search_memories):
+        with pytest.raises(ValueError, match="query is empty"):
+            search("  ")

@@ -122,3 +122,12 @@ def test_property_never_raises_and_always_parses():
         assert not parsed.matches_nothing
         filler.rebuild([(1, text), (2, "unrelated filler words")])
         assert 1 in filler.search(parsed), (text, query)  # the text matches its own query
+
+
+def test_dotted_capital_i_is_one_term_in_queries_and_rows():
+    """'İstanbul' (Turkish dotted I) and 'Istanbul' are one term; text_query and braces find the same rows."""
+    assert tokenize("İstanbul port") == ["istanbul", "port"] and tokenize("İSTANBUL") == ["istanbul"]
+    assert text_query("İstanbul") == "{istanbul}"
+    ix = TextIndex(oracle_text)
+    ix.rebuild([(1, "Port of İstanbul, Türkiye"), (2, "Istanbul transshipment"), (3, "Izmir")])
+    assert set(ix.search(text_query("İstanbul"))) == set(ix.search("{İstanbul}")) == {1, 2}

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["STOPWORDS", "MAX_QUERY_TOKEN_BYTES", "tokenize", "text_query", "MAX_TERMS", "MAX_QUERY_BYTES"]
+__all__ = ["STOPWORDS", "MAX_QUERY_TOKEN_BYTES", "fold_case", "tokenize", "text_query", "MAX_TERMS", "MAX_QUERY_BYTES"]
 
 # Oracle Text Reference, appendix "Oracle Text Supplied Stoplists", English
 # default stoplist (11g and later; Mr/Mrs/Ms listed capitalised there).
@@ -54,6 +54,18 @@ MAX_QUERY_TOKEN_BYTES = 64      # longer query tokens raise DRG-50943 in Oracle
 _TOKEN_RE = re.compile(r"[^\W_]+")
 
 
+def fold_case(token: str) -> str:
+    """Lower-case one token as the index stores it.
+
+    Python lower-cases the Turkish capital dotted I (``İ``) to ``i`` plus a
+    combining dot, which would make ``İstanbul`` a different term from
+    ``istanbul`` (and a lexer that treats the dot as a separator split it);
+    the dot is dropped so both spellings are one term, in queries and rows alike.
+    """
+    lowered = token.lower()
+    return lowered.replace("i\u0307", "i") if "\u0130" in token else lowered
+
+
 def tokenize(text: str) -> list[str]:
     """Split ``text`` into lower-cased tokens the way BASIC_LEXER does.
 
@@ -66,7 +78,7 @@ def tokenize(text: str) -> list[str]:
     if text.isascii():                      # lower-casing first is safe (and faster) for ASCII
         return _TOKEN_RE.findall(text.lower())
     # elsewhere lower-case per token: 'İ'.lower() adds a combining mark that must not split a word
-    return [token.lower() for token in _TOKEN_RE.findall(text)]
+    return [fold_case(token) for token in _TOKEN_RE.findall(text)]
 
 
 MAX_TERMS = 64            # more terms add little to ranking and only slow the query

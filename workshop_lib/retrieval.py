@@ -32,21 +32,35 @@ ORDER BY score_txt DESC, m.record_id
 FETCH FIRST :k ROWS ONLY"""
 
 
-def check_query(query: Any) -> str:
-    """Validate a learner's query text: a non-empty string (clear errors otherwise)."""
+MAX_K = 10_000   # more results than any search here can usefully return
+
+
+def check_query(query: Any, *, allow_blank: bool = False) -> str:
+    """Validate a learner's query text: a non-empty string that is valid Unicode (clear errors otherwise).
+
+    ``allow_blank`` lets a blank string through (for searches that document
+    "nothing searchable gives []").
+    """
     if not isinstance(query, str):
         raise TypeError(f"query must be a string, got {type(query).__name__}")
-    if not query.strip():
+    if not allow_blank and not query.strip():
         raise ValueError("query is empty: pass the question to search for, e.g. 'vessel capacity'")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"query has a character that is not valid text (position {exc.start}: "
+                         f"{query[exc.start]!r}, a lone surrogate); remove it or decode the text properly") from None
     return query
 
 
 def check_k(k: Any, name: str = "k") -> int:
-    """Validate a result count: an int of at least 1."""
+    """Validate a result count: an int from 1 to MAX_K."""
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError(f"{name} must be an int, got {type(k).__name__}")
     if k < 1:
         raise ValueError(f"{name} must be at least 1, got {k}")
+    if k > MAX_K:
+        raise ValueError(f"{name} must be at most {MAX_K:,}, got {k:,}")
     return k
 
 
@@ -62,9 +76,10 @@ def keyword_search_memories(query: str, k: int = 5, *, conn: Any = None, user_id
 
     The query is made safe with :func:`text_query` (every term escaped, ACCUM
     between terms), so punctuation or reserved words in user text never cause
-    an Oracle Text syntax error; a query with nothing searchable returns [].
+    an Oracle Text syntax error; a query with nothing searchable (blank,
+    punctuation or stopwords only) returns [].
     """
-    check_query(query)
+    check_query(query, allow_blank=True)
     check_k(k)
     kw = text_query(query)
     if kw is None:

@@ -93,6 +93,8 @@ class Lexer(Protocol):
 
     def tokenize(self, text: str) -> list[str]: ...
 
+    def fold_case(self, token: str) -> str: ...
+
 
 class TextQueryError(ValueError):
     """An Oracle Text query the lite backend cannot run.
@@ -369,7 +371,7 @@ def _lex_word(chars: tuple[tuple[str, bool], ...], column: int, lexer: Lexer) ->
         nonlocal wild
         if not buf:
             return
-        token = "".join(buf).lower()
+        token = lexer.fold_case("".join(buf))
         buf.clear()
         if len(token.encode("utf-8")) > lexer.MAX_QUERY_TOKEN_BYTES:
             raise TextQueryError(
