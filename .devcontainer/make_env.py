@@ -63,6 +63,7 @@ def render(values: dict[str, str]) -> str:
 
 def _write_private(path: Path, text: str, mode: int, owner: tuple[int, int] | None) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    os.fchmod(fd, mode)   # an existing file keeps its old mode on open: restrict it before any byte is written
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
     os.chmod(path, mode)

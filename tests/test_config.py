@@ -61,3 +61,23 @@ def test_lite_connect_gives_a_fresh_isolated_database(home: Path) -> None:
         assert cur.fetchone() == (0,)
     conn.close()
     assert (home / "lite").is_dir()
+
+
+def test_a_password_in_the_dsn_is_never_printed():
+    from workshop_lib.config import masked_dsn
+
+    assert masked_dsn("agent/Sup3r-secret@db.example.com:1521/FREEPDB1") == "agent/***@db.example.com:1521/FREEPDB1"
+    assert masked_dsn("localhost:1521/FREEPDB1") == "localhost:1521/FREEPDB1"
+    assert masked_dsn("mydb_high") == "mydb_high" and masked_dsn(None) == "None"
+
+
+def test_doctor_settings_line_masks_the_dsn_password(monkeypatch):
+    import dataclasses
+
+    from workshop_lib.oracle import doctor
+
+    settings = dataclasses.replace(load_settings(backend="lite"), backend="oracle",
+                                   oracle_dsn="agent/Sup3r-secret@127.0.0.1:9/FREEPDB1", oracle_user="agent",
+                                   oracle_password="x")
+    report = doctor.doctor_oracle(settings)
+    assert "Sup3r-secret" not in report.render() and "agent/***@" in report.render()

@@ -13,6 +13,7 @@ nowhere else.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,25 @@ USER_ID = "workshop_learner"                 # OAMP user scope of the workshop's
 AGENT_ID = "supplychain_catalog_agent"       # OAMP agent scope
 OTHER_USER_ID = "another_learner"            # used by checks to prove scoping
 RERANK_MODEL = "RERANKER_MINILM"             # optional in-database cross-encoder
+
+
+def masked_dsn(dsn: str | None) -> str:
+    """``dsn`` safe to print: a password written into it (``user/password@host/service``) becomes ``***``."""
+    if not dsn:
+        return str(dsn)
+    return re.sub(r"^([^/@\s]+)/[^@]*@", r"\1/***@", dsn)
+
+
+def redact(text: str, settings: object) -> str:
+    """``text`` with every password the settings hold (and one written into the DSN) replaced by ``***``."""
+    secrets = [getattr(settings, name, None) for name in ("oracle_password", "supplychain_password",
+                                                           "admin_password")]
+    match = re.match(r"^[^/@\s]+/([^@]*)@", getattr(settings, "oracle_dsn", None) or "")
+    if match:
+        secrets.append(match.group(1))
+    for secret in sorted({s for s in secrets if s and len(s) >= 3}, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 def _repo_root() -> Path | None:

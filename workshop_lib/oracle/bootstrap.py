@@ -36,6 +36,7 @@ from ..config import (
     MEMORY_TABLE,
     SCHEMA,
     TEXT_INDEX,
+    masked_dsn,
 )
 from .. import dictionary
 from ..errors import WorkshopError
@@ -383,7 +384,7 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
 
     def check_settings() -> tuple[str, str]:
         settings.require_oracle(supplychain=True)
-        return "done", f"DSN {settings.oracle_dsn}"
+        return "done", f"DSN {masked_dsn(settings.oracle_dsn)}"
 
     steps.run("settings", check_settings)
     steps.run("database reachable",

@@ -27,6 +27,8 @@ from ..config import (
     SCHEMA,
     TEXT_INDEX,
     USER_ID,
+    masked_dsn,
+    redact,
 )
 from ..dictionary import model_loaded, spatial_indexes_present
 from . import privileges as P
@@ -267,7 +269,18 @@ def check_vector_pool(conn: Any, settings: Any) -> Check:
 # --- entry points -----------------------------------------------------------------
 
 def doctor_oracle(settings: Any) -> DoctorReport:
-    """The Oracle backend's checks: settings, connection, version, privileges, seed, model, pool, tables, index."""
+    """The Oracle backend's checks: settings, connection, version, privileges, seed, model, pool, tables, index.
+
+    Every detail and fix is redacted: a password from the settings (or written
+    into the DSN) never reaches the report, even inside a driver's error text.
+    """
+    report = _doctor_oracle(settings)
+    report.checks = [check._replace(detail=redact(check.detail, settings), fix=redact(check.fix or "", settings))
+                     for check in report.checks]
+    return report
+
+
+def _doctor_oracle(settings: Any) -> DoctorReport:
     from .connection import connect_as
 
     report = DoctorReport("oracle", user=settings.oracle_user)
@@ -278,7 +291,7 @@ def doctor_oracle(settings: Any) -> DoctorReport:
                                    "copy .env.example to .env and fill it in (the devcontainer "
                                    "generates it for you)."))
         return report
-    report.checks.append(Check("settings", True, f"DSN {settings.oracle_dsn}, user {settings.oracle_user}"))
+    report.checks.append(Check("settings", True, f"DSN {masked_dsn(settings.oracle_dsn)}, user {settings.oracle_user}"))
     try:
         conn = connect_as(settings, settings.oracle_user, settings.oracle_password, tcp_connect_timeout=10)
     except Exception as exc:  # noqa: BLE001

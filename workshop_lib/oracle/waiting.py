@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..config import masked_dsn
 from ..errors import WorkshopError
 from .connection import connect_as
 from .diagnosis import Diagnosis, diagnose, is_transient
@@ -69,19 +70,19 @@ def wait_for_database(
             diagnosis = diagnose(exc)
             if not is_transient(exc):
                 raise DatabaseNotReady(
-                    f"Cannot log in to the database at {settings.oracle_dsn}: {diagnosis}",
+                    f"Cannot log in to the database at {masked_dsn(settings.oracle_dsn)}: {diagnosis}",
                     diagnosis,
                 ) from exc
             now = time.monotonic()
             if now >= deadline:
                 raise DatabaseNotReady(
-                    f"The database at {settings.oracle_dsn} was not ready after {timeout_s:.0f} s "
+                    f"The database at {masked_dsn(settings.oracle_dsn)} was not ready after {timeout_s:.0f} s "
                     f"({attempt} attempts). Last error: {diagnosis}",
                     diagnosis,
                 ) from exc
             waited = now - start
             echo(
-                f"Waiting for the database at {settings.oracle_dsn} "
+                f"Waiting for the database at {masked_dsn(settings.oracle_dsn)} "
                 f"({waited:.0f}s of {timeout_s:.0f}s; {diagnosis.code or 'not reachable'}: "
                 f"{diagnosis.cause.split(':')[0]})"
             )
