@@ -351,3 +351,17 @@ def test_failure_of_the_check_itself_is_reported_as_environment_problem(
                                              r"not of your function"):
         checks.todo3(todo3.solution)
     assert capfd.readouterr() == ("", "")
+
+
+def test_a_committed_write_is_not_claimed_to_be_rolled_back(ws: Any) -> None:
+    """A TODO that writes and commits fails with an honest message: the change could not be undone."""
+    ns = notebook(ws, """
+        def hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60):
+            with agent_conn.cursor() as cur:
+                cur.execute("UPDATE eda_onnx_memory SET timestamp = timestamp WHERE 1 = 0")
+            agent_conn.commit()
+            return []
+    """)
+    with pytest.raises(AssertionError) as failure:
+        checks.todo3(ns["hybrid_rrf_search_memories"])
+    assert "could NOT undo it" in str(failure.value) and "rolled your change back" not in str(failure.value)

@@ -32,6 +32,7 @@ from .spies import _Log
 DEFAULT_TIMEOUT = 60.0                     # seconds one call of the learner's function may take
 TIMEOUT_ENV = "WORKSHOP_CHECK_TIMEOUT"     # overrides DEFAULT_TIMEOUT (instructors on slow machines)
 
+_DDL_VERBS = ("CREATE", "DROP", "ALTER", "TRUNCATE", "GRANT", "REVOKE", "COMMENT", "RENAME")
 _WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE",
                 "GRANT", "REVOKE", "COMMENT", "BEGIN", "DECLARE", "CALL", "RENAME")
 
@@ -296,9 +297,12 @@ class _Grader:
             with contextlib.suppress(Exception):
                 conn.rollback()
         if read_only and writes:
+            committed = any(_statement_verb(sql) in _DDL_VERBS for sql in writes) or log.commits or not opened
+            undone = ("the change was committed (or was DDL, which commits), so the check could NOT undo it: "
+                      "run `workshop setup` to restore the workshop's data before the next check"
+                      if committed else "the check rolled your change back")
             self.fail("your function changed the database; it must only read.",
-                      got=_short(writes[0], 200),
-                      hint="use SELECT statements only (the check rolled your change back).")
+                      got=_short(writes[0], 200), hint=f"use SELECT statements only ({undone}).")
         if opened:
             self.fail("your function left an uncommitted transaction open on the shared connection.",
                       hint="do not run INSERT/UPDATE/DELETE here (the check rolled it back).")

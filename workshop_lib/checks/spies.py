@@ -24,6 +24,7 @@ class _Log:
     searches: list[dict[str, Any]] = field(default_factory=list)
     reranks: list[dict[str, Any]] = field(default_factory=list)
     keyword_searches: int = 0
+    commits: int = 0
     closed: bool = False
     refused: list[str] = field(default_factory=list)
     live: bool = True
@@ -83,6 +84,11 @@ class _ConnectionSpy:
 
     def close(self) -> None:
         self._log.closed = True  # refused: the notebook and the next checks need this connection
+
+    def commit(self) -> None:
+        self._log.require_live()
+        self._log.commits += 1   # recorded: a committed change cannot be rolled back by the check
+        self._conn.commit()
 
     def __enter__(self) -> _ConnectionSpy:
         return self
