@@ -109,6 +109,7 @@ ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in muta
 
 # What the learner must read in the failure of each Part 4 mutant: the actual mistake.
 REASONS = {
+    (2, "mutant_candidates_reversed"): "in a different ORDER than the search returned them",
     (4, "mutant_no_refusal"): "the lifecycle does not allow it",
     (4, "mutant_value_error"): "raised ValueError",
     (4, "mutant_vague_message"): "does not name both states",

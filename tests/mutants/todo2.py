@@ -162,3 +162,13 @@ def mutant_hardcoded_answer(query, k=5, kinds=None):
 def mutant_agent_match_not_exact(query, k=5, kinds=None):
     """Passes agent_id but exact_agent_match=False, which leaves the agent dimension unfiltered."""
     return _search_filter_rerank(query, k, kinds, search_kwargs={"exact_agent_match": False})
+
+
+def mutant_candidates_reversed(query, k=5, kinds=None):
+    """Builds the candidate list farthest first before reranking (the right set, the wrong order)."""
+    wanted = _kinds(kinds)
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+                                   max_results=k * 4)
+    candidates = [_candidate(r) for r in results if _candidate(r)["kind"] != "tool_output"
+                  and (wanted is None or _candidate(r)["kind"] in wanted)]
+    return rerank(query, list(reversed(candidates)), top_k=k, content_key="body")

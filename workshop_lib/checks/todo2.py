@@ -194,6 +194,14 @@ def _check_rerank_call(grader: _Grader, described: str, log: _Log, query: str, k
                     hint=hint)
     shown = [(c.get("kind"), c.get("subject")) if isinstance(c, Mapping) else c for c in given]
     wanted = [(c["kind"], c["subject"]) for c in candidates]
+    if shown != wanted and sorted(map(str, shown)) == sorted(map(str, wanted)):
+        first = next(i for i, (a, b) in enumerate(zip(shown, wanted)) if a != b)
+        grader.fail(f"{described} gave rerank the right candidates in a different ORDER than the search "
+                    f"returned them (first difference at position {first + 1}).",
+                    expected=f"{wanted[first]} at position {first + 1} (search order, nearest first)",
+                    got=f"{shown[first]} at position {first + 1}",
+                    hint="build the candidate list in the order memory_client.search returned the results; "
+                         "do not sort or reverse it before rerank.")
     if shown != wanted:
         extra = [s for s in shown if s not in wanted]
         lost = [s for s in wanted if s not in shown]
