@@ -241,7 +241,7 @@ def test_ungraded_notebooks_are_listed_but_not_executed(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "01_seed_and_explore has no graded cells" in out and "prepared a lite workshop" not in out
     assert (tmp_path / "grades.csv").read_text(encoding="utf-8").splitlines() == [
-        "learner,total,max,percent,notes", "kim,0,0,100.0,"]
+        "learner,total,max,percent,review,notes", "kim,0,0,100.0,,"]
 
 
 def test_nbgrader_config_drops_only_warnings_and_progress_bars_from_stderr():
