@@ -24,3 +24,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "oracle" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="module")
+def memory_ws(tmp_path_factory: pytest.TempPathFactory):
+    """A lite workshop of its own (model, seed, OAMP tables, profiles, text index), shared by one module."""
+    from workshop_lib.workshop import start
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WORKSHOP_HOME", str(tmp_path_factory.mktemp("memory_ws")))
+        mp.setenv("WORKSHOP_BACKEND", "lite")
+        workshop = start(upto="memory")
+        workshop.ensure_memory()
+        yield workshop
+        workshop.close()

@@ -24,19 +24,8 @@ CAPACITY_Q = "What is the capacity of the vessel 'MAERSK HALDEN', with its unit?
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    from workshop_lib.workshop import start
-
-    old = os.environ.get("WORKSHOP_HOME")
-    os.environ["WORKSHOP_HOME"] = str(tmp_path_factory.mktemp("agent"))
-    workshop = start(backend="lite", upto="memory")
-    workshop.ensure_memory()
-    yield workshop
-    workshop.close()
-    if old is None:
-        os.environ.pop("WORKSHOP_HOME", None)
-    else:
-        os.environ["WORKSHOP_HOME"] = old
+def ws(memory_ws):
+    return memory_ws
 
 
 def _tools(ws):

@@ -15,21 +15,8 @@ TEXT = "Zorblatt correction: CARGO_ITEMS.UNIT_VALUE_CENTS holds US cents; divide
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    import os
-
-    from workshop_lib.workshop import start
-
-    old = os.environ.get("WORKSHOP_HOME")
-    os.environ["WORKSHOP_HOME"] = str(tmp_path_factory.mktemp("lifecycle"))
-    workshop = start(backend="lite", upto="memory")
-    workshop.ensure_memory()
-    yield workshop
-    workshop.close()
-    if old is None:
-        os.environ.pop("WORKSHOP_HOME", None)
-    else:
-        os.environ["WORKSHOP_HOME"] = old
+def ws(memory_ws):
+    return memory_ws
 
 
 def _draft(ws, text=TEXT, **links):
