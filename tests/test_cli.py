@@ -53,3 +53,46 @@ def test_doctor_notices_missing_spatial_indexes(home: Path, capsys: pytest.Captu
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
     assert "ORA-13226" in out and "--reseed" in out
+
+
+def test_a_read_only_home_is_one_readable_error(tmp_path, monkeypatch):
+    import os
+
+    from workshop_lib.backends import get_backend
+    from workshop_lib.config import load_settings
+    from workshop_lib.errors import ConfigError
+
+    if os.geteuid() == 0:
+        pytest.skip("root can write anywhere; a read-only folder cannot be made here")
+    home = tmp_path / "ro"
+    home.mkdir()
+    home.chmod(0o500)
+    monkeypatch.setenv("WORKSHOP_HOME", str(home / "inner"))
+    with pytest.raises(ConfigError, match="is not writable"):
+        get_backend(load_settings(backend="lite")).connect()
+
+
+def test_two_setups_on_one_home_take_turns(tmp_path):
+    import threading
+
+    from workshop_lib.backends.lite import setup_lock
+
+    said, order = [], []
+    release = threading.Event()
+
+    def first():
+        with setup_lock(tmp_path, said.append):
+            order.append("first in")
+            release.wait(5)
+            order.append("first out")
+
+    t = threading.Thread(target=first)
+    t.start()
+    while not order:
+        pass
+    threading.Timer(0.3, release.set).start()
+    with setup_lock(tmp_path, said.append):
+        order.append("second in")
+    t.join()
+    assert order == ["first in", "first out", "second in"]
+    assert any("another `workshop setup` is running" in line for line in said)

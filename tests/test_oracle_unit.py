@@ -776,3 +776,42 @@ def test_lite_doctor_after_setup_is_green_and_notices_a_dropped_text_index(home)
         assert not broken.ok and "workshop setup" in broken.fix
     finally:
         ws.close()
+
+
+def test_lite_doctor_sees_damage_and_setup_repairs_it_keeping_the_learners_memories(home):
+    """Chunks deleted, vectors nulled, a seed table emptied: doctor fails each, one setup repairs all."""
+    from workshop_lib.workshop import start
+
+    settings = load_settings()
+    backend = get_backend(dataclasses.replace(settings, backend="lite"))
+    backend.setup(upto="memory", reseed=False, echo=lambda *_: None)
+    ws = start(settings=settings, upto="memory")
+    try:
+        mine = ws.memory_client.add_memory("the learner's own note about reefer containers", user_id=ws.user_id,
+                                           agent_id=ws.agent_id, metadata={"kind": "note"})
+        other = ws.memory_client.add_memory("another note about vessel speeds", user_id=ws.user_id,
+                                            agent_id=ws.agent_id, metadata={"kind": "note"})
+        with ws.conn.cursor() as cur:
+            cur.execute("DELETE FROM eda_onnx_record_chunks WHERE source_id = :id", id=mine)
+            cur.execute("UPDATE eda_onnx_record_chunks SET embedding = NULL WHERE source_id = :id", id=other)
+        ws.conn.commit()
+        sc = backend.connect("SUPPLYCHAIN")
+        with sc.cursor() as cur:
+            cur.execute("DELETE FROM vessel_positions")
+        sc.commit()
+        sc.close()
+    finally:
+        ws.close()
+    broken = {c.name: c for c in backend.doctor().checks}
+    assert not broken["memory vectors"].ok and "2 memories" in broken["memory vectors"].detail
+    assert not broken["SUPPLYCHAIN seed"].ok and "vessel_positions 0 of 28" in broken["SUPPLYCHAIN seed"].detail
+    backend.setup(upto="memory", reseed=False, echo=lambda *_: None)
+    report = backend.doctor()
+    assert report.ok, report.render()
+    ws = start(settings=settings, upto="memory")
+    try:
+        found = {r.id for r in ws.memory_client.search("reefer containers note", user_id=ws.user_id,
+                                                         agent_id=ws.agent_id, max_results=5)}
+        assert mine in found   # kept and searchable again
+    finally:
+        ws.close()

@@ -9,6 +9,8 @@ created and reports what went wrong; the next run starts clean either way.
 
 from __future__ import annotations
 
+import functools
+
 import re
 import time
 from dataclasses import dataclass, field
@@ -123,6 +125,22 @@ def _strip_leading_comments(stmt: str) -> str:
             stmt = "" if end == -1 else stmt[end + 2:]
         else:
             return stmt
+
+
+@functools.lru_cache(maxsize=4)
+def seed_manifest(sql_path: Path = DEFAULT_SQL_PATH) -> dict[str, int]:
+    """Rows per SUPPLYCHAIN table that the seed script inserts (table name upper case -> count).
+
+    Read from the script itself, so a doctor or a setup that compares the
+    database with it can never disagree with what seeding produces.
+    """
+    counts: dict[str, int] = {}
+    for stmt in split_statements(Path(sql_path).read_text(encoding="utf-8")):
+        match = re.match(r"INSERT\s+INTO\s+(\w+)\.(\w+)", _strip_leading_comments(stmt), re.I)
+        if match:
+            table = match.group(2).upper()
+            counts[table] = counts.get(table, 0) + 1
+    return counts
 
 
 def created_tables(statements: list[str]) -> list[str]:

@@ -60,14 +60,24 @@ class Workshop:
 
     # ------------------------------------------------------------------ seed
     def seed_present(self) -> bool:
-        """True when all seven SUPPLYCHAIN tables exist, have rows, and carry their spatial indexes."""
+        """True when all seven SUPPLYCHAIN tables exist with exactly the seed's rows and their spatial indexes.
+
+        Any table whose row count differs from the seed script (a table emptied,
+        rows deleted) means the seed is not present, so ``start`` and
+        ``workshop setup`` reseed it.
+        """
+        from .seed import seed_manifest
+
+        expected = seed_manifest()
         with self.conn.cursor() as cur:
-            cur.execute("SELECT COUNT(*) FROM all_tables WHERE owner = :owner", owner=config.SCHEMA)
-            if cur.fetchone()[0] < len(config.SEED_TABLES):
+            cur.execute("SELECT table_name FROM all_tables WHERE owner = :owner", owner=config.SCHEMA)
+            present = {str(r[0]).upper() for r in cur.fetchall()}
+            if not set(config.SEED_TABLES) <= present:
                 return False
-            cur.execute(f"SELECT COUNT(*) FROM {config.SCHEMA}.{config.SEED_TABLES[-1]}")
-            if cur.fetchone()[0] == 0:
-                return False
+            for table in config.SEED_TABLES:
+                cur.execute(f"SELECT COUNT(*) FROM {config.SCHEMA}.{table}")
+                if cur.fetchone()[0] != expected.get(table):
+                    return False
         return spatial_indexes_present(self.conn)
 
     def seed(self) -> Any:

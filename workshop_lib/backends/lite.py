@@ -8,13 +8,60 @@ implements the backend operations on top of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from .. import oracle_text
 from ..config import AGENT_SCHEMA, EMBED_DIM, EMBED_MODEL, TABLE_PREFIX, TEXT_INDEX, USER_ID, Settings
+from ..errors import ConfigError
 from ..dictionary import index_exists, text_index_sql
+
+
+def _writable(folder: Path) -> bool:
+    """True when ``folder`` (or, if it does not exist yet, its nearest existing parent) can be written."""
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    return os.access(probe, os.W_OK)
+
+
+@contextlib.contextmanager
+def setup_lock(home: Path, echo: Callable[[str], Any], timeout_s: float = 600) -> Iterator[None]:
+    """One ``workshop setup`` at a time per home: a second one says so and waits for the first."""
+    try:
+        import fcntl
+    except ImportError:   # no flock on this platform: run unlocked
+        yield
+        return
+    if not _writable(home):
+        raise ConfigError(f"WORKSHOP_HOME {home} is not writable; set WORKSHOP_HOME to a folder you can write, "
+                          "e.g. export WORKSHOP_HOME=$HOME/.workshop")
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / ".setup.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            echo(f"another `workshop setup` is running on {home}; waiting for it to finish ...")
+            deadline = time.monotonic() + timeout_s
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise ConfigError(f"another `workshop setup` has held {home / '.setup.lock'} for "
+                                          f"{timeout_s:.0f} s; wait for it or stop it, then run setup "
+                                          "again") from None
+                    time.sleep(0.5)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _model_runner(path: Path) -> Any:
@@ -39,7 +86,15 @@ class LiteBackend:
         self.settings = settings
 
     def connect(self, user: str | None = None) -> Any:
-        return connect_lite(self.settings.home, user or AGENT_SCHEMA)
+        home = Path(self.settings.home)
+        try:
+            return connect_lite(home, user or AGENT_SCHEMA)
+        except (OSError, sqlite3.OperationalError) as exc:
+            if not _writable(home):
+                raise ConfigError(f"WORKSHOP_HOME {home} is not writable ({exc}); the lite database and the "
+                                  "built model live there. Set WORKSHOP_HOME to a folder you can write, "
+                                  "e.g. export WORKSHOP_HOME=$HOME/.workshop") from None
+            raise
 
     def memory_target(self, conn: Any) -> Any:
         return conn
@@ -90,6 +145,7 @@ class LiteBackend:
             check_catalog,
             check_memory_count,
             check_memory_tables,
+            check_memory_vectors,
             check_model,
             check_text_index_lite,
             guard,
@@ -109,6 +165,7 @@ class LiteBackend:
                 ("SUPPLYCHAIN seed", lambda: check_catalog(conn)),
                 ("embedding model", lambda: check_model(conn)),
                 ("memory tables", lambda: check_memory_tables(conn)),
+                ("memory vectors", lambda: check_memory_vectors(conn)),
                 ("text index", lambda: check_text_index_lite(conn)),
                 ("workshop memories", lambda: check_memory_count(conn)),
             ):
@@ -118,6 +175,10 @@ class LiteBackend:
         return report
 
     def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
+        with setup_lock(Path(self.settings.home), echo):
+            self._setup(upto=upto, reseed=reseed, echo=echo)
+
+    def _setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
         from ..workshop import LEVELS, start
 
         ws = start(settings=self.settings, upto=upto)
@@ -125,5 +186,10 @@ class LiteBackend:
             ws.seed()
         if LEVELS.index(upto) >= LEVELS.index("memory"):
             ws.ensure_memory()  # profiles + text index: what doctor checks after setup
+            from ..memory.setup import repair_memories
+
+            repaired = repair_memories(ws)
+            if repaired:
+                echo(f"re-embedded {len(repaired)} memories that had lost their chunks or vectors")
         echo(f"lite workshop ready in {self.settings.home}")
         echo(ws.describe())

@@ -105,13 +105,18 @@ def guard(name: str, fn: Callable[[], Check]) -> Check:
 # --- checks shared by both backends ----------------------------------------------
 
 def check_catalog(conn: Any) -> Check:
-    """Every SUPPLYCHAIN table is readable and has rows."""
+    """Every SUPPLYCHAIN table holds exactly the rows the seed script inserts, with its spatial indexes."""
+    from ..seed import seed_manifest
+
+    expected = seed_manifest()
     counts = {t: int(_scalar(conn, f"SELECT COUNT(*) FROM {SCHEMA}.{t}") or 0) for t in P.SEED_TABLES}
-    empty = [t for t, n in counts.items() if n == 0]
+    differ = [t for t, n in counts.items() if n != expected.get(t, n)]
     detail = ", ".join(f"{t.lower()} {n}" for t, n in counts.items())
-    if empty:
-        return Check("SUPPLYCHAIN seed", False, f"empty tables: {', '.join(empty)} ({detail})",
-                     "run `workshop setup` to (re)seed SUPPLYCHAIN.")
+    if differ:
+        wrong = ", ".join(f"{t.lower()} {counts[t]} of {expected[t]}" for t in differ)
+        return Check("SUPPLYCHAIN seed", False, f"rows differ from the seed: {wrong}",
+                     "run `workshop setup`: it reseeds SUPPLYCHAIN when any table differs from the seed "
+                     "(memories are kept).")
     if not spatial_indexes_present(conn):
         return Check("SUPPLYCHAIN seed", False,
                      f"the spatial indexes are missing, so SDO_WITHIN_DISTANCE fails with ORA-13226 ({detail})",
@@ -150,6 +155,19 @@ def check_memory_count(conn: Any) -> Check:
                     {"u": USER_ID}) or 0)
     hint = "" if n else " (none yet: notebook 02 stores them)"
     return Check("workshop memories", True, f"{n} memories for {USER_ID}{hint}")
+
+
+def check_memory_vectors(conn: Any) -> Check:
+    """Every memory has a chunk with a vector; one without can never be found by search."""
+    from ..memory.setup import unsearchable_memories
+
+    missing = unsearchable_memories(conn)
+    if missing:
+        return Check("memory vectors", False,
+                     f"{len(missing)} memories have no chunk with a vector, so no search can find them "
+                     f"(e.g. {missing[0]})",
+                     "run `workshop setup`: it re-embeds them (their text, metadata and status are kept).")
+    return Check("memory vectors", True, "every memory has its chunk and vector")
 
 
 def check_text_index_lite(conn: Any) -> Check:
@@ -307,6 +325,7 @@ def _doctor_oracle(settings: Any) -> DoctorReport:
             ("embedding model", lambda: check_model(conn)),
             ("vector pool", lambda: check_vector_pool(conn, settings)),
             ("memory tables", lambda: check_memory_tables(conn)),
+            ("memory vectors", lambda: check_memory_vectors(conn)),
             ("text index", lambda: check_text_index_oracle(conn)),
             ("workshop memories", lambda: check_memory_count(conn)),
         ):
