@@ -815,3 +815,33 @@ def test_lite_doctor_sees_damage_and_setup_repairs_it_keeping_the_learners_memor
         assert mine in found   # kept and searchable again
     finally:
         ws.close()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "overwrite-pages", "delete-agent", "delete-catalog"])
+def test_damaged_lite_files_are_found_by_doctor_and_rebuilt_by_setup(home, damage):
+    from workshop_lib.backends.lite import damaged_files
+
+    settings = load_settings()
+    backend = get_backend(dataclasses.replace(settings, backend="lite"))
+    backend.setup(upto="memory", reseed=False, echo=lambda *_: None)
+    folder = settings.home / "lite"
+    target = folder / ("_catalog.db" if damage == "delete-catalog" else
+                       "AGENT.db" if damage == "delete-agent" else "SUPPLYCHAIN.db")
+    if damage == "truncate":
+        target.write_bytes(target.read_bytes()[:1000])
+    elif damage == "overwrite-pages":
+        data = bytearray(target.read_bytes())
+        data[4096:4096 * 3] = bytes(range(256)) * 32   # pages 2-3 overwritten
+        target.write_bytes(bytes(data))
+    else:
+        target.unlink()
+    assert damaged_files(settings.home), f"{damage} was not noticed"
+    report = backend.doctor()
+    assert not report.ok and report.checks[0].name == "database files" and "workshop setup" in report.checks[0].fix
+    said = []
+    backend.setup(upto="memory", reseed=False, echo=said.append)
+    assert any("moved them aside" in line for line in said)
+    assert list(settings.home.glob("lite.damaged-*")), "the damaged files are kept"
+    assert not damaged_files(settings.home)
+    report = backend.doctor()
+    assert report.ok, report.render()

@@ -64,6 +64,54 @@ def setup_lock(home: Path, echo: Callable[[str], Any], timeout_s: float = 600) -
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def damaged_files(home: Path) -> list[tuple[str, str]]:
+    """(file, what is wrong) for every lite database file under ``home/lite`` that cannot be trusted.
+
+    A file is damaged when SQLite cannot open it or ``PRAGMA quick_check``
+    reports a problem; the catalog is missing while schema files exist; or the
+    catalog lists tables of a schema whose file is gone. An empty list means
+    the files are sound (or there are none yet: a fresh home).
+    """
+    folder = Path(home) / "lite"
+    files = sorted(folder.glob("*.db")) if folder.is_dir() else []
+    found: list[tuple[str, str]] = []
+    for path in files:
+        try:
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                result = con.execute("PRAGMA quick_check").fetchone()[0]
+            finally:
+                con.close()
+        except sqlite3.DatabaseError as exc:
+            found.append((path.name, str(exc)))
+            continue
+        if result != "ok":
+            found.append((path.name, f"quick_check: {result}"))
+    catalog = folder / "_catalog.db"
+    schemas = [p for p in files if p.name != catalog.name]
+    if schemas and not catalog.exists():
+        found.append((catalog.name, "the catalog is missing although schema files exist"))
+    elif catalog.exists() and not any(name == catalog.name for name, _ in found):
+        con = sqlite3.connect(f"file:{catalog}?mode=ro", uri=True)
+        try:
+            owners = [r[0] for r in con.execute("SELECT DISTINCT OWNER FROM TABLES")]
+        except sqlite3.DatabaseError as exc:
+            owners, _ = [], found.append((catalog.name, str(exc)))
+        finally:
+            con.close()
+        for owner in owners:
+            if not (folder / f"{owner}.db").exists():
+                found.append((f"{owner}.db", "missing, although the catalog lists its tables"))
+    return found
+
+
+def move_damaged_aside(home: Path) -> Path:
+    """Move ``home/lite`` to ``home/lite.damaged-<time>`` (kept for the learner) so setup can rebuild it."""
+    target = Path(home) / f"lite.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+    (Path(home) / "lite").rename(target)
+    return target
+
+
 def _model_runner(path: Path) -> Any:
     from ..embedding.runtime import get_embedder  # heavy import, only when a model is used
 
@@ -87,6 +135,10 @@ class LiteBackend:
 
     def connect(self, user: str | None = None) -> Any:
         home = Path(self.settings.home)
+        damaged = damaged_files(home)
+        if damaged:
+            raise ConfigError("the lite database files are damaged (" + "; ".join(f"{n}: {w}" for n, w in damaged)
+                              + "). Run `workshop setup`: it moves them aside (kept) and rebuilds the workshop.")
         try:
             return connect_lite(home, user or AGENT_SCHEMA)
         except (OSError, sqlite3.OperationalError) as exc:
@@ -152,6 +204,13 @@ class LiteBackend:
         )
 
         report = DoctorReport(self.name, user=USER_ID)
+        damaged = damaged_files(Path(self.settings.home))
+        if damaged:
+            report.checks.append(Check(
+                "database files", False, "; ".join(f"{name}: {why}" for name, why in damaged),
+                "run `workshop setup`: it moves the damaged files aside (kept as lite.damaged-<time>/) and "
+                "rebuilds the workshop."))
+            return report
         try:
             conn = self.connect()
         except Exception as exc:  # noqa: BLE001 - the doctor turns every failure into advice
@@ -181,6 +240,12 @@ class LiteBackend:
     def _setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
         from ..workshop import LEVELS, start
 
+        damaged = damaged_files(Path(self.settings.home))
+        if damaged:
+            kept = move_damaged_aside(Path(self.settings.home))
+            echo("damaged lite database files: " + "; ".join(f"{name} ({why})" for name, why in damaged))
+            echo(f"moved them aside to {kept} and rebuilding the workshop; memories you wrote yourself "
+                 "were in those files and must be written again (Part 2's cells do it)")
         ws = start(settings=self.settings, upto=upto)
         if reseed:
             ws.seed()
