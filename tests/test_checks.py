@@ -355,7 +355,7 @@ def test_failure_of_the_check_itself_is_reported_as_environment_problem(
 
 
 def test_a_committed_write_is_not_claimed_to_be_rolled_back(ws: Any) -> None:
-    """A TODO that writes and commits fails with an honest message: the change could not be undone."""
+    """A TODO that writes and commits fails with an honest message: the change could not be rolled back."""
     ns = notebook(ws, """
         def hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60):
             with agent_conn.cursor() as cur:
@@ -365,4 +365,22 @@ def test_a_committed_write_is_not_claimed_to_be_rolled_back(ws: Any) -> None:
     """)
     with pytest.raises(AssertionError) as failure:
         checks.todo3(ns["hybrid_rrf_search_memories"])
-    assert "could NOT undo it" in str(failure.value) and "rolled your change back" not in str(failure.value)
+    message = str(failure.value)
+    assert "could not be rolled back" in message and "rolled your change back" not in message
+    assert "found the seed, the memories' vectors and the text index intact" in message
+
+
+def test_damage_committed_by_a_todo_is_repaired_and_named(ws: Any) -> None:
+    """Vectors deleted and the text index dropped inside a TODO: the check restores both and says so."""
+    ns = notebook(ws, """
+        def hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60):
+            with agent_conn.cursor() as cur:
+                cur.execute("DELETE FROM eda_onnx_record_chunks WHERE source_id = (SELECT MIN(record_id) FROM eda_onnx_memory)")
+                cur.execute("DROP INDEX eda_onnx_memory_ctx")
+            return []
+    """)
+    with pytest.raises(AssertionError) as failure:
+        checks.todo3(ns["hybrid_rrf_search_memories"])
+    message = str(failure.value)
+    assert "the Oracle Text index recreated" in message and "memories re-embedded" in message, message
+    checks.todo3(todo3.solution)   # the next correct solution passes on the repaired data

@@ -114,6 +114,7 @@ class _Grader:
         self.captured: dict[str, io.StringIO] = {}
         self.stack = contextlib.ExitStack()  # probe memories, scratch tables: undone however the check ends
         self.conn: Any = None
+        self.ws: Any = None
 
     # -- failures
     def fail(self, what: str, *, expected: Any = None, got: Any = None, hint: str | None = None) -> None:
@@ -171,6 +172,7 @@ class _Grader:
                       hint="restart the kernel and run the notebook from the setup cell; "
                            "never close agent_conn in your own code.")
         self.conn = ws.conn
+        self.ws = ws
         return ws
 
     def globals_of(self, names: tuple[str, ...]) -> dict[str, Any]:
@@ -298,14 +300,49 @@ class _Grader:
                 conn.rollback()
         if read_only and writes:
             committed = any(_statement_verb(sql) in _DDL_VERBS for sql in writes) or log.commits or not opened
-            undone = ("the change was committed (or was DDL, which commits), so the check could NOT undo it: "
-                      "run `workshop setup` to restore the workshop's data before the next check"
-                      if committed else "the check rolled your change back")
+            if committed:
+                restored = _restore_shared_state(self.ws)
+                undone = ("the change was committed (or was DDL, which commits), so it could not be rolled back; "
+                          + (f"the check restored: {'; '.join(restored)}" if restored else
+                             "the check found the seed, the memories' vectors and the text index intact"))
+            else:
+                undone = "the check rolled your change back"
             self.fail("your function changed the database; it must only read.",
                       got=_short(writes[0], 200), hint=f"use SELECT statements only ({undone}).")
         if opened:
             self.fail("your function left an uncommitted transaction open on the shared connection.",
                       hint="do not run INSERT/UPDATE/DELETE here (the check rolled it back).")
+
+
+def _restore_shared_state(ws: Any) -> list[str]:
+    """Put back what the checks rely on after a learner's committed write; returns what was repaired.
+
+    SUPPLYCHAIN is reseeded when any table differs from the seed, memories
+    that lost their chunks or vectors are re-embedded, and the Oracle Text
+    index and profiles are recreated if missing. A failure to repair is
+    reported with the command that does it, never hidden.
+    """
+    if ws is None:
+        return []
+    from ..config import TEXT_INDEX
+    from ..dictionary import index_exists
+    from ..memory.setup import repair_memories
+
+    done: list[str] = []
+    try:
+        if not ws.seed_present():
+            ws.seed()
+            done.append("SUPPLYCHAIN reseeded")
+        had_index = index_exists(ws.conn, TEXT_INDEX)
+        ws.ensure_memory()
+        if not had_index:
+            done.append("the Oracle Text index recreated")
+        repaired = repair_memories(ws)
+        if repaired:
+            done.append(f"{len(repaired)} memories re-embedded")
+    except Exception as exc:  # noqa: BLE001 - say so, with the command that repairs it
+        done.append(f"NOT everything ({type(exc).__name__}: {exc}) — run `workshop setup` before the next check")
+    return done
 
 
 def _library_code(function: str) -> dict[Any, str]:
