@@ -109,6 +109,9 @@ ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in muta
 
 # What the learner must read in the failure of each Part 4 mutant: the actual mistake.
 REASONS = {
+    (1, "mutant_owner_not_upper_cased"): "owner = owner.upper() first",
+    (1, "mutant_descending_order"): "returned the tables out of order",
+    (1, "mutant_metadata_without_source"): "the metadata of SUPPLYCHAIN",
     (2, "mutant_candidates_reversed"): "in a different ORDER than the search returned them",
     (4, "mutant_no_refusal"): "the lifecycle does not allow it",
     (4, "mutant_value_error"): "raised ValueError",

@@ -22,13 +22,34 @@ def _body(owner, table, comment):
 
 
 def solution(conn, owner):
-    """Correct: bind variable, LEFT JOIN, OWNER.TABLE subjects, the documented body format."""
+    """Correct: owner upper-cased and bound, LEFT JOIN, ordered, OWNER.TABLE subjects, body and metadata."""
+    owner = owner.upper()
     with conn.cursor() as cur:
         cur.execute(TABLES_SQL, owner=owner)
         rows = cur.fetchall()
     return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
-                 metadata={"owner": owner, "table": table})
+                 metadata={"owner": owner, "table": table, "source": "catalog_scanner"})
             for table, comment in rows]
+
+
+def mutant_owner_not_upper_cased(conn, owner):
+    """Uses the owner as given: _scan_tables(conn, 'supplychain') finds no tables."""
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c),
+                 metadata={"owner": owner, "table": t, "source": "catalog_scanner"}) for t, c in rows]
+
+
+def mutant_descending_order(conn, owner):
+    """Orders the tables Z to A."""
+    return list(reversed(solution(conn, owner)))
+
+
+def mutant_metadata_without_source(conn, owner):
+    """Leaves "source" out of the metadata."""
+    facts = solution(conn, owner)
+    return [Fact(f.kind, f.subject, f.body, {k: v for k, v in f.metadata.items() if k != "source"}) for f in facts]
 
 
 def mutant_owner_in_fstring(conn, owner):

@@ -29,8 +29,11 @@ def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     exactly one Fact per table of the owner (SUPPLYCHAIN and a second,
     freshly created schema with an uncommented table), kind ``table``,
     subject ``OWNER.TABLE``, body exactly ``table_body``'s format with the
-    comment text and never "None", the owner passed as a bind variable (never
-    in the SQL text), read-only use of the connection.
+    comment text and never "None", metadata ``{"owner", "table", "source":
+    "catalog_scanner"}``, the facts in table-name order, the owner upper-cased
+    (``_scan_tables(conn, "supplychain")`` finds SUPPLYCHAIN's tables) and
+    passed as a bind variable (never in the SQL text), read-only use of the
+    connection.
     """
     from ..scanner import table_body
 
@@ -39,6 +42,7 @@ def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         ws = grader.workshop()
         conn = ws.conn
         _grade_scan(grader, conn, SCHEMA, table_body)
+        _grade_scan(grader, conn, SCHEMA.lower(), table_body)   # the instructions: upper-case the owner
         try:
             owner = grader.stack.enter_context(_scratch_schema(conn))
         except Exception as exc:  # noqa: BLE001
@@ -47,7 +51,8 @@ def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         _grade_scan(grader, conn, owner, table_body)
 
 
-def _grade_scan(grader: _Grader, conn: Any, owner: str, table_body: Callable[..., str]) -> None:
+def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[..., str]) -> None:
+    owner = given.upper()
     expected = _catalog_tables(conn, owner)
     log = _Log()
     spy = _ConnectionSpy(conn, log)
@@ -58,10 +63,10 @@ def _grade_scan(grader: _Grader, conn: Any, owner: str, table_body: Callable[...
     if isinstance(scope, dict) and "agent_conn" in scope:
         lent["agent_conn"] = _ConnectionSpy(scope["agent_conn"], global_log)
     was_open = _transaction_open(conn)
-    described = f"{grader.name}(conn, {owner!r})"
+    described = f"{grader.name}(conn, {given!r})"
     try:
         with grader.lent(lent):
-            facts = grader.call(described, spy, owner)
+            facts = grader.call(described, spy, given)
     finally:
         log.live = global_log.live = False
         spy.restore()
@@ -97,6 +102,11 @@ def _grade_scan(grader: _Grader, conn: Any, owner: str, table_body: Callable[...
                         "are kept.")
         elif any(not s.upper().startswith(f"{owner}.") for s in extra):
             hint = "only the tables of the given owner: filter ALL_TABLES with WHERE owner = :owner."
+        if given != owner and not subjects:
+            hint = (f"the dictionary stores names in upper case: owner = owner.upper() first, so "
+                    f"{given!r} finds {owner}'s tables.")
+        elif given != owner and extra and all(s.startswith(f"{given}.") for s in extra):
+            hint = "upper-case the owner before using it: subjects are OWNER.TABLE in upper case."
         grader.fail(f"{described} did not return exactly the tables of {owner}.",
                     expected=f"{len(wanted)} facts, subjects {sorted(wanted)[:8]}",
                     got=f"{len(subjects)} facts; missing {missing[:5]}, unexpected {extra[:5]}", hint=hint)
@@ -120,7 +130,7 @@ def _grade_scan(grader: _Grader, conn: Any, owner: str, table_body: Callable[...
     sql_texts = [sql for sql, _, _ in log.statements]
     if not sql_texts:
         grader.fail(f"{described} ran no SQL.", hint="query ALL_TABLES and ALL_TAB_COMMENTS with conn.cursor().")
-    literal = re.compile(rf"\b{re.escape(owner)}\b", re.IGNORECASE)
+    literal = re.compile(rf"\b{re.escape(owner)}\b", re.IGNORECASE)   # catches 'supplychain' too
     inlined = [sql for sql in sql_texts if literal.search(sql)]
     if inlined:
         grader.fail(f"{described} wrote the owner {owner!r} into the SQL text.", got=_short(inlined[0], 200),
@@ -130,3 +140,15 @@ def _grade_scan(grader: _Grader, conn: Any, owner: str, table_body: Callable[...
     if not bound:
         grader.fail(f"{described} did not pass the owner as a bind variable.",
                     hint="cur.execute(sql, owner=owner) with WHERE t.owner = :owner in the SQL.")
+    order = [str(f.subject).split(".", 1)[1] for f in facts]
+    if order != sorted(order):
+        grader.fail(f"{described} returned the tables out of order.", expected=sorted(order)[:5], got=order[:5],
+                    hint="ORDER BY t.table_name (ascending).")
+    for fact in facts:
+        table = str(fact.subject).split(".", 1)[1]
+        wanted_meta = {"owner": owner, "table": table, "source": "catalog_scanner"}
+        got_meta = dict(getattr(fact, "metadata", None) or {})
+        if {k: got_meta.get(k) for k in wanted_meta} != wanted_meta:
+            grader.fail(f"{described}: the metadata of {fact.subject} is not as specified.",
+                        expected=repr(wanted_meta), got=_short(got_meta, 150),
+                        hint='metadata={"owner": owner, "table": table, "source": "catalog_scanner"}.')
