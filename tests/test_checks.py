@@ -109,6 +109,8 @@ ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in muta
 
 # What the learner must read in the failure of each Part 4 mutant: the actual mistake.
 REASONS = {
+    (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",
+    (2, "mutant_drops_kindless_memories"): "a memory whose metadata has no kind",
     (1, "mutant_owner_not_upper_cased"): "owner = owner.upper() first",
     (1, "mutant_descending_order"): "returned the tables out of order",
     (1, "mutant_metadata_without_source"): "the metadata of SUPPLYCHAIN",

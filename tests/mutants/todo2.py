@@ -23,7 +23,8 @@ def _candidate(result):
 def solution(query, k=5, kinds=None):
     """Correct: 4k scoped memory search, tool_output dropped, kinds kept, reranked to k."""
     wanted = _kinds(kinds)
-    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"],
                                    max_results=k * 4)
     candidates = []
     for result in results:
@@ -39,7 +40,8 @@ def solution(query, k=5, kinds=None):
 def _search_filter_rerank(query, k, kinds, *, max_results=None, drop_tool_output=True, wanted=None,
                           search_kwargs=None, rerank_kwargs=None):
     wanted = _kinds(kinds) if wanted is None else wanted
-    kwargs = {"user_id": USER_ID, "agent_id": AGENT_ID, "record_types": ["memory"],
+    kwargs = {"user_id": USER_ID, "agent_id": AGENT_ID, "exact_user_match": True, "exact_agent_match": True,
+              "record_types": ["memory"],
               "max_results": k * 4 if max_results is None else max_results}
     kwargs.update(search_kwargs or {})
     candidates = []
@@ -87,7 +89,8 @@ def mutant_empty_kinds_means_nothing(query, k=5, kinds=None):
     wanted = kinds.split(",") if isinstance(kinds, str) else kinds
     if wanted is not None:
         wanted = [w.strip() for w in wanted]
-        results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+        results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"],
                                        max_results=k * 4)
         candidates = [c for c in map(_candidate, results) if c["kind"] != "tool_output" and c["kind"] in wanted]
         return rerank(query, candidates, top_k=k, content_key="body")
@@ -111,7 +114,8 @@ def mutant_wrong_record_types(query, k=5, kinds=None):
 def mutant_no_rerank(query, k=5, kinds=None):
     """Slices the candidates instead of reranking them."""
     wanted = _kinds(kinds)
-    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"],
                                    max_results=k * 4)
     candidates = [c for c in map(_candidate, results)
                   if c["kind"] != "tool_output" and (wanted is None or c["kind"] in wanted)]
@@ -125,7 +129,8 @@ def mutant_rerank_fixed_top_k(query, k=5, kinds=None):
 
 def mutant_filter_after_rerank(query, k=5, kinds=None):
     """Reranks first and filters afterwards, so fewer than k (or tool output) come back."""
-    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"],
                                    max_results=k * 4)
     ranked = rerank(query, [_candidate(r) for r in results], top_k=k, content_key="body")
     wanted = _kinds(kinds)
@@ -140,7 +145,8 @@ def mutant_worst_first(query, k=5, kinds=None):
 def mutant_content_as_body_key(query, k=5, kinds=None):
     """Names the text 'content' instead of 'body' (and reranks on it)."""
     wanted = _kinds(kinds)
-    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"],
                                    max_results=k * 4)
     candidates = []
     for result in results:
@@ -167,8 +173,29 @@ def mutant_agent_match_not_exact(query, k=5, kinds=None):
 def mutant_candidates_reversed(query, k=5, kinds=None):
     """Builds the candidate list farthest first before reranking (the right set, the wrong order)."""
     wanted = _kinds(kinds)
-    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"],
                                    max_results=k * 4)
     candidates = [_candidate(r) for r in results if _candidate(r)["kind"] != "tool_output"
                   and (wanted is None or _candidate(r)["kind"] in wanted)]
     return rerank(query, list(reversed(candidates)), top_k=k, content_key="body")
+
+
+def mutant_no_exact_match(query, k=5, kinds=None):
+    """Scopes by user and agent but leaves out the exact-match flags the instructions require."""
+    wanted = _kinds(kinds)
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, record_types=["memory"],
+                                   max_results=k * 4)
+    candidates = [c for c in map(_candidate, results)
+                  if c["kind"] != "tool_output" and (wanted is None or c["kind"] in wanted)]
+    return rerank(query, candidates, top_k=k, content_key="body")
+
+
+def mutant_drops_kindless_memories(query, k=5, kinds=None):
+    """Keeps only memories that have a kind, even when no kinds filter was asked for."""
+    wanted = _kinds(kinds)
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"], max_results=k * 4)
+    candidates = [c for c in map(_candidate, results) if c["kind"] not in ("tool_output", None)
+                  and (wanted is None or c["kind"] in wanted)]
+    return rerank(query, candidates, top_k=k, content_key="body")

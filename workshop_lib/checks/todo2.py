@@ -11,6 +11,7 @@ from .connection import _transaction_open
 from .harness import _Grader, _short
 from .scratch import (
     CHECK_SCHEMA,
+    _delete_probe,
     _probe_hits,
     _probe_reason,
     _remove_stale_probes,
@@ -102,6 +103,10 @@ def todo2(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
         probe_text = "Workshop check probe: which berth log records the tug assignments of arriving vessels?"
         probes = _scope_probes(grader, ws, probe_text)
+        kindless = probes[0].record_id.rsplit("-", 1)[0] + "-no-kind"
+        grader.stack.callback(_delete_probe, ws, kindless)
+        ws.memory_client.add_memory(probe_text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=kindless,
+                                    metadata={"subject": f"{CHECK_SCHEMA}.PROBE#no-kind"})
         got = grade(probe_text, 5)
         leaked = _probe_hits([r.get("subject") for r in got], probes, lambda p: f"{CHECK_SCHEMA}.PROBE#{p.why}")
         if leaked:
@@ -132,6 +137,12 @@ def _check_search_call(grader: _Grader, described: str, log: _Log, query: str, k
                     expected=f"user_id={ws.user_id!r}, agent_id={ws.agent_id!r}",
                     got=f"user_id={call.get('user_id')!r}, agent_id={call.get('agent_id')!r}",
                     hint="pass user_id=USER_ID and agent_id=AGENT_ID to memory_client.search.")
+    if not scoped_by_object and (call.get("exact_user_match") is not True or call.get("exact_agent_match") is not True):
+        grader.fail(f"{described} searched without exact_user_match=True and exact_agent_match=True.",
+                    got=f"exact_user_match={call.get('exact_user_match')!r}, "
+                        f"exact_agent_match={call.get('exact_agent_match')!r}",
+                    hint="without them OAMP also returns memories that have no user or agent scope; pass "
+                         "exact_user_match=True, exact_agent_match=True.")
     types = call.get("record_types")
     if not isinstance(types, (list, tuple, set, frozenset)) or set(types) != {"memory"}:
         grader.fail(f"{described} searched record types {types!r}.", expected="record_types=['memory']",
@@ -217,6 +228,9 @@ def _check_rerank_call(grader: _Grader, described: str, log: _Log, query: str, k
         elif isinstance(kinds, str) and lost:
             why = (f"kinds={kinds!r} means the kinds {[p.strip() for p in kinds.split(',')]}: split the string "
                    "on commas and strip each part.")
+        elif lost and not extra and all(kind is None for kind, _ in lost) and not kinds:
+            why = (f"{lost[0][1]} is a memory whose metadata has no kind: with no kinds filter keep it too "
+                   "(metadata.get('kind') is None; Part 3 shows it as '?').")
         elif isinstance(kinds, (list, tuple)) and not kinds and lost:
             why = "kinds=[] means no filter (like None): keep every kind except tool_output."
         grader.fail(f"{described} gave rerank a different candidate list than the filtered search results.",
@@ -242,6 +256,11 @@ def _compare_knowledge(grader: _Grader, described: str, got: list[dict[str, Any]
             grader.fail(f"{described} returned kinds {sorted(set(map(str, off)))} that were not asked for.",
                         expected=f"only {wanted}", hint="split a comma-separated kinds string and strip each part; "
                                                         "an empty list means no filter.")
+    kindless = [r["subject"] for r in expected if r.get("kind") is None and r["subject"] not in got_subjects]
+    if wanted is None and kindless:
+        grader.fail(f"{described} dropped {kindless[0]}, a memory whose metadata has no kind.",
+                    hint="with kinds=None keep every memory except tool output, including those without a "
+                         "kind (metadata.get('kind') is None; Part 3 shows them as '?').")
     if got_subjects != expected_subjects:
         grader.fail(f"{described} returned different memories (or a different order) than expected.",
                     expected=expected_subjects, got=got_subjects,
