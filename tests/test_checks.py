@@ -109,6 +109,11 @@ ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in muta
 
 # What the learner must read in the failure of each Part 4 mutant: the actual mistake.
 REASONS = {
+    (3, "mutant_leg_fetch_without_order"): "has no ORDER BY in the same SELECT",
+    (3, "mutant_no_final_tiebreak"): "rows tied on rrf_score must be ordered by record_id",
+    (3, "mutant_leg_ties_arbitrary"): "orders rows tied on distance or score arbitrarily",
+    (3, "mutant_per_list_in_fstring"): "did not pass per_list=",
+    (3, "mutant_rrf_k_in_fstring"): "did not pass rrf_k=",
     (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",
     (2, "mutant_drops_kindless_memories"): "a memory whose metadata has no kind",
     (1, "mutant_owner_not_upper_cased"): "owner = owner.upper() first",

@@ -21,7 +21,8 @@ def _sql(*, vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embeddin
          txt_rank="ROW_NUMBER() OVER (ORDER BY SCORE(1) DESC, m.record_id)",
          vec_scope=SCOPE, txt_scope=SCOPE, vec_fetch=":per_list", txt_fetch=":per_list",
          sentinel="999999", join="FULL OUTER JOIN", rrf="1 / (:rrf_k + f.r_vec) + 1 / (:rrf_k + f.r_txt)",
-         order="rrf_score DESC, f.record_id", content="DBMS_LOB.SUBSTR(m.content, 500, 1)"):
+         order="rrf_score DESC, f.record_id", content="DBMS_LOB.SUBSTR(m.content, 500, 1)",
+         vec_order="ORDER BY r_vec", txt_order="ORDER BY r_txt"):
     """The solution's statement, with one piece swapped by a mutant."""
     return f"""WITH vec AS (
   SELECT {vec_id} AS record_id, {vec_rank.format(model=ONNX_EMBED_MODEL)} AS r_vec
@@ -29,7 +30,7 @@ def _sql(*, vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embeddin
   WHERE c.source_record_type = 'memory' AND c.status = 'valid' AND m.status = 'valid'
     AND {vec_scope}
   {vec_group}
-  ORDER BY r_vec
+  {vec_order}
   FETCH FIRST {vec_fetch} ROWS ONLY
 ),
 txt AS (
@@ -37,7 +38,7 @@ txt AS (
   FROM {MEMORY_TABLE} m
   WHERE CONTAINS(m.content, :kw, 1) > 0 AND m.status = 'valid'
     AND {txt_scope}
-  ORDER BY r_txt
+  {txt_order}
   FETCH FIRST {txt_fetch} ROWS ONLY
 ),
 fused AS (
@@ -195,3 +196,31 @@ def mutant_keyword_rank_ascending(query, k=5, per_list=30, rrf_k=60):
 def mutant_full_content(query, k=5, per_list=30, rrf_k=60):
     """Selects the whole memory text instead of its first 500 characters."""
     return _run(_sql(content="m.content"), query, k, per_list, rrf_k)
+
+
+def mutant_leg_fetch_without_order(query, k=5, per_list=30, rrf_k=60):
+    """Cuts each leg with FETCH FIRST but without ORDER BY: lite's row order hides it, Oracle's does not."""
+    return _run(_sql(vec_order="", txt_order=""), query, k, per_list, rrf_k)
+
+
+def mutant_no_final_tiebreak(query, k=5, per_list=30, rrf_k=60):
+    """Sorts by rrf_score only: rows tied on the score come out in any order."""
+    return _run(_sql(order="rrf_score DESC"), query, k, per_list, rrf_k)
+
+
+def mutant_leg_ties_arbitrary(query, k=5, per_list=30, rrf_k=60):
+    """Ranks within each leg without an id tie-breaker."""
+    sql = _sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embedding, "
+                        "VECTOR_EMBEDDING({model} USING :q AS DATA), COSINE)))",
+               txt_rank="ROW_NUMBER() OVER (ORDER BY SCORE(1) DESC)")
+    return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_per_list_in_fstring(query, k=5, per_list=30, rrf_k=60):
+    """Pastes per_list into the SQL text instead of binding it."""
+    return _run(_sql(vec_fetch=str(per_list), txt_fetch=str(per_list)), query, k, per_list, rrf_k)
+
+
+def mutant_rrf_k_in_fstring(query, k=5, per_list=30, rrf_k=60):
+    """Pastes rrf_k into the SQL text instead of binding it."""
+    return _run(_sql(rrf=f"1 / ({rrf_k} + f.r_vec) + 1 / ({rrf_k} + f.r_txt)"), query, k, per_list, rrf_k)

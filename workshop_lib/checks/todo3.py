@@ -27,7 +27,7 @@ from .scratch import (
     _remove_stale_probes,
     _scope_probes,
 )
-from .spies import _ClientSpy, _ConnectionSpy, _keyword_spy, _Log
+from .spies import _bind_values, _ClientSpy, _ConnectionSpy, _keyword_spy, _Log
 
 _HY_KEYS = ("record_id", "kind", "subject", "content", "r_vec", "r_txt", "rrf_score")
 
@@ -165,6 +165,8 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                     hint="bind it: VECTOR_EMBEDDING(... USING :q AS DATA) and CONTAINS(m.content, :kw, 1) with "
                          "kw = text_query(query).")
 
+    _inspect_statement(grader, described, sql, log.statements[0][1], log.statements[0][2],
+                       {"k": k_eff, "per_list": p_eff, "rrf_k": rrf_eff})
     rankings = _rankings(ws, query)
     # Self-test first: the library's reference, called with the same arguments, must satisfy the
     # same validation; if it does not, the environment is at fault and the learner is not blamed.
@@ -180,6 +182,55 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                          "re-run the notebook's setup cell.")
     _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff)
     return rows
+
+
+_ID_COLUMNS = {"record_id", "source_id"}
+
+
+def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, kwargs: dict[str, Any],
+                       values: dict[str, int]) -> None:
+    """Rules the rows alone cannot prove on lite: ordered cut-offs, id tie-breakers, every value bound.
+
+    Oracle gives no row order without ORDER BY, so a leg's ``FETCH FIRST`` needs
+    an ORDER BY in the same SELECT, and ties need ``record_id`` to make the
+    result deterministic; lite's row order would hide both. A statement the
+    check cannot parse is left to the row checks.
+    """
+    import sqlglot
+    from sqlglot import exp
+
+    from ..lite.dialect import Oracle
+
+    bound = [v for v in _bind_values(params, kwargs) if isinstance(v, int) and not isinstance(v, bool)]
+    for name, value in values.items():
+        if value not in bound:
+            grader.fail(f"{described} did not pass {name}={value} as a bind variable.",
+                        hint=f"every value is a bind: write :{name} in the SQL and pass {name}={name} to "
+                             "cur.execute, never an f-string.")
+    try:
+        tree = sqlglot.parse_one(sql, read=Oracle)
+    except sqlglot.errors.ParseError:
+        return
+
+    def id_ordered(select: exp.Select) -> bool:
+        orders = [select.args.get("order")] + [w.args.get("order") for w in select.find_all(exp.Window)
+                                                if w.find_ancestor(exp.Select) is select]
+        return any(c.name.lower() in _ID_COLUMNS for o in orders if o is not None for c in o.find_all(exp.Column))
+
+    for select in tree.find_all(exp.Select):
+        if select.args.get("limit") is None or select is tree:
+            continue
+        if select.args.get("order") is None:
+            grader.fail(f"{described}: a leg cuts its list with FETCH FIRST but has no ORDER BY in the same "
+                        "SELECT; on Oracle which rows it keeps is then arbitrary.",
+                        hint="ORDER BY the leg's rank (r_vec / r_txt) before FETCH FIRST :per_list ROWS ONLY.")
+        if not id_ordered(select):
+            grader.fail(f"{described}: a leg orders rows tied on distance or score arbitrarily.",
+                        hint="break ties by record id: ROW_NUMBER() OVER (ORDER BY ..., c.source_id) or "
+                             "ORDER BY SCORE(1) DESC, m.record_id.")
+    if isinstance(tree, exp.Select) and tree.args.get("order") is not None and not id_ordered(tree):
+        grader.fail(f"{described}: rows tied on rrf_score must be ordered by record_id.",
+                    hint="ORDER BY rrf_score DESC, f.record_id — ties then come out the same every time.")
 
 
 def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: list[Any], rk: _Rankings, k: int,
