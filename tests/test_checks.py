@@ -109,6 +109,7 @@ ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in muta
 
 # What the learner must read in the failure of each Part 4 mutant: the actual mistake.
 REASONS = {
+    (3, "mutant_no_final_order_by"): "the final SELECT has no ORDER BY",
     (3, "mutant_leg_fetch_without_order"): "has no ORDER BY in the same SELECT",
     (3, "mutant_no_final_tiebreak"): "rows tied on rrf_score must be ordered by record_id",
     (3, "mutant_leg_ties_arbitrary"): "orders rows tied on distance or score arbitrarily",

@@ -49,7 +49,7 @@ fused AS (
 SELECT f.record_id, JSON_VALUE(m.metadata, '$.kind') AS kind, JSON_VALUE(m.metadata, '$.subject') AS subject,
        {content} AS content, f.r_vec, f.r_txt, {rrf} AS rrf_score
 FROM fused f JOIN {MEMORY_TABLE} m ON m.record_id = f.record_id
-ORDER BY {order}
+{"ORDER BY " + order if order else ""}
 FETCH FIRST :k ROWS ONLY"""
 
 
@@ -224,3 +224,8 @@ def mutant_per_list_in_fstring(query, k=5, per_list=30, rrf_k=60):
 def mutant_rrf_k_in_fstring(query, k=5, per_list=30, rrf_k=60):
     """Pastes rrf_k into the SQL text instead of binding it."""
     return _run(_sql(rrf=f"1 / ({rrf_k} + f.r_vec) + 1 / ({rrf_k} + f.r_txt)"), query, k, per_list, rrf_k)
+
+
+def mutant_no_final_order_by(query, k=5, per_list=30, rrf_k=60):
+    """Leaves out the final ORDER BY: the fused rows come back in whatever order the join produced."""
+    return _run(_sql(order=""), query, k, per_list, rrf_k)

@@ -228,6 +228,10 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
             grader.fail(f"{described}: a leg orders rows tied on distance or score arbitrarily.",
                         hint="break ties by record id: ROW_NUMBER() OVER (ORDER BY ..., c.source_id) or "
                              "ORDER BY SCORE(1) DESC, m.record_id.")
+    if isinstance(tree, exp.Select) and tree.args.get("order") is None:
+        grader.fail(f"{described}: the final SELECT has no ORDER BY, so the fused rows come out in any order "
+                    "(and FETCH FIRST :k keeps arbitrary ones).",
+                    hint="end with ORDER BY rrf_score DESC, f.record_id FETCH FIRST :k ROWS ONLY.")
     if isinstance(tree, exp.Select) and tree.args.get("order") is not None and not id_ordered(tree):
         grader.fail(f"{described}: rows tied on rrf_score must be ordered by record_id.",
                     hint="ORDER BY rrf_score DESC, f.record_id — ties then come out the same every time.")
