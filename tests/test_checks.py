@@ -109,6 +109,50 @@ ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in muta
 
 # What the learner must read in the failure of each Part 4 mutant: the actual mistake.
 REASONS = {
+    (2, "mutant_hardcoded_answer"): "exact_agent_match=True",
+    (1, "mutant_empty_string_for_missing_comment"): "is not in the required format",
+    (1, "mutant_generator"): "returned a generator/iterator, not a list",
+    (1, "mutant_hardcoded_supplychain_tables"): "did not return exactly the tables of WORKSHOP_CHECK",
+    (1, "mutant_inner_join"): "did not return exactly the tables of WORKSHOP_CHECK",
+    (1, "mutant_join_on_table_name_only"): "returned the same table more than once",
+    (1, "mutant_none_in_body"): "contains 'None'",
+    (1, "mutant_other_owners_tables"): "did not return exactly the tables of SUPPLYCHAIN",
+    (1, "mutant_owner_in_fstring"): "wrote the owner 'SUPPLYCHAIN' into the SQL text",
+    (1, "mutant_subject_without_owner"): "the subject is OWNER.TABLE",
+    (1, "mutant_user_tables"): "did not return exactly the tables of SUPPLYCHAIN",
+    (1, "mutant_wrong_body_format"): "is not in the required format",
+    (1, "mutant_wrong_kind"): "has kind 'TABLE'",
+    (2, "mutant_agent_match_not_exact"): "exact_agent_match=True",
+    (2, "mutant_content_as_body_key"): "returned a dict without body",
+    (2, "mutant_empty_kinds_means_nothing"): "kinds=[] means no filter",
+    (2, "mutant_filter_after_rerank"): "gave rerank a different candidate list",
+    (2, "mutant_fixed_candidate_count"): "searched with max_results=20",
+    (2, "mutant_kinds_split_not_stripped"): "split the string on commas and strip each part",
+    (2, "mutant_kinds_string_not_split"): "split the string on commas and strip each part",
+    (2, "mutant_missing_agent_scope"): "did not scope the search to the workshop's user and agent",
+    (2, "mutant_no_oversampling"): "searched with max_results=5",
+    (2, "mutant_no_rerank"): "called rerank 0 times",
+    (2, "mutant_no_tool_output_filter"): "returned a tool_output memory",
+    (2, "mutant_rerank_fixed_top_k"): "returned 5 results",
+    (2, "mutant_worst_first"): "did not return rerank's result unchanged",
+    (2, "mutant_wrong_record_types"): "searched record types ['memory', 'message']",
+    (3, "mutant_ascending_sort"): "is not sorted by rrf_score, best first",
+    (3, "mutant_distance_instead_of_rank"): "r_vec must be an int rank",
+    (3, "mutant_full_content"): "content must be a str of at most 500 characters",
+    (3, "mutant_hardcoded_rows"): "did not pass k=8 as a bind variable",
+    (3, "mutant_ignores_per_list"): "did not pass per_list=30 as a bind variable",
+    (3, "mutant_ignores_rrf_k"): "did not pass rrf_k=60 as a bind variable",
+    (3, "mutant_inner_join"): "left out",
+    (3, "mutant_keyword_helper_round_trip"): "keyword_search_memories call(s)",
+    (3, "mutant_keyword_rank_ascending"): "r_txt of",
+    (3, "mutant_row_per_chunk"): "a leg orders rows tied on distance or score arbitrarily",
+    (3, "mutant_text_leg_unscoped"): "scope both legs",
+    (3, "mutant_tool_output_in_text_leg"): "r_txt of",
+    (3, "mutant_two_round_trips"): "made 37 SQL execute call(s)",
+    (3, "mutant_unescaped_keywords"): "r_txt of SUPPLYCHAIN.VESSELS.CAPACITY_TEU",
+    (3, "mutant_vector_leg_unscoped"): "scope both legs",
+    (3, "mutant_wrong_sentinel"): "r_txt of",
+    (3, "mutant_zero_based_ranks"): "r_vec of",
     (3, "mutant_no_final_order_by"): "the final SELECT has no ORDER BY",
     (3, "mutant_leg_fetch_without_order"): "has no ORDER BY in the same SELECT",
     (3, "mutant_no_final_tiebreak"): "rows tied on rrf_score must be ordered by record_id",
@@ -152,7 +196,8 @@ REASONS = {
 @pytest.mark.parametrize("todo", [1, 2, 3, 4, 5])
 def test_each_todo_has_at_least_eight_mutants(todo: int) -> None:
     found = mutants(MODULES[todo])
-    assert len(found) >= 8, sorted(found)
+    assert len(found) >= (12 if todo <= 3 else 8), sorted(found)
+    assert {(todo, name) for name in found} <= set(REASONS), "every mutant names the message a learner must see"
     assert all((fn.__doc__ or "").strip() for fn in found.values()), "every mutant says what is wrong with it"
 
 
@@ -163,6 +208,7 @@ def test_mutant_fails_its_check(ws: Any, todo: int, name: str, capfd: pytest.Cap
         CHECKS[todo](getattr(MODULES[todo], name))
     message = str(failure.value)
     assert message.startswith(f"TODO {todo} ({NAMES[todo]}) failed: "), message
+    assert "\n  hint: " in message or "\n  expected: " in message, f"no hint or expectation for the learner: {message}"
     if (todo, name) in REASONS:
         assert REASONS[(todo, name)] in message, message
     out, err = capfd.readouterr()

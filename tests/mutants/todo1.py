@@ -15,6 +15,11 @@ WHERE t.owner = :owner
 ORDER BY t.table_name"""
 
 
+def _meta(owner, table):
+    """The specified metadata, so that each mutant differs from the solution only in its own mistake."""
+    return {"owner": owner, "table": table, "source": "catalog_scanner"}
+
+
 def _body(owner, table, comment):
     if comment and comment.strip():
         return f"Table {owner}.{table}. Documented purpose: {comment.strip()}"
@@ -58,7 +63,7 @@ def mutant_owner_in_fstring(conn, owner):
     with conn.cursor() as cur:
         cur.execute(sql)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t)) for t, c in rows]
 
 
 def mutant_wrong_body_format(conn, owner):
@@ -66,7 +71,7 @@ def mutant_wrong_body_format(conn, owner):
     with conn.cursor() as cur:
         cur.execute(TABLES_SQL, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"{owner}.{t}: {c or ''}") for t, c in rows]
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"{owner}.{t}: {c or ''}", metadata=_meta(owner, t)) for t, c in rows]
 
 
 def mutant_none_in_body(conn, owner):
@@ -74,7 +79,7 @@ def mutant_none_in_body(conn, owner):
     with conn.cursor() as cur:
         cur.execute(TABLES_SQL, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"Table {owner}.{t}. Documented purpose: {c}")
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"Table {owner}.{t}. Documented purpose: {c}", metadata=_meta(owner, t))
             for t, c in rows]
 
 
@@ -83,7 +88,7 @@ def mutant_subject_without_owner(conn, owner):
     with conn.cursor() as cur:
         cur.execute(TABLES_SQL, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=t, body=_body(owner, t, c)) for t, c in rows]
+    return [Fact(kind="table", subject=t, body=_body(owner, t, c), metadata=_meta(owner, t)) for t, c in rows]
 
 
 def mutant_other_owners_tables(conn, owner):
@@ -94,7 +99,7 @@ def mutant_other_owners_tables(conn, owner):
     with conn.cursor() as cur:
         cur.execute(sql, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{o}.{t}", body=_body(o, t, c)) for o, t, c in rows]
+    return [Fact(kind="table", subject=f"{o}.{t}", body=_body(o, t, c), metadata=_meta(o, t)) for o, t, c in rows]
 
 
 def mutant_inner_join(conn, owner):
@@ -106,7 +111,7 @@ def mutant_inner_join(conn, owner):
     with conn.cursor() as cur:
         cur.execute(sql, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t)) for t, c in rows]
 
 
 def mutant_hardcoded_supplychain_tables(conn, owner):
@@ -114,13 +119,13 @@ def mutant_hardcoded_supplychain_tables(conn, owner):
     with conn.cursor() as cur:
         cur.execute("SELECT table_name, comments FROM all_tab_comments WHERE owner = :owner", owner=owner)
         comments = dict(cur.fetchall())
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, comments.get(t)))
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, comments.get(t)), metadata=_meta(owner, t))
             for t in SUPPLYCHAIN_TABLES]
 
 
 def mutant_wrong_kind(conn, owner):
     """Kind 'TABLE' (upper case) instead of 'table'."""
-    return [Fact(kind="TABLE", subject=f.subject, body=f.body) for f in solution(conn, owner)]
+    return [Fact(kind="TABLE", subject=f.subject, body=f.body, metadata=f.metadata) for f in solution(conn, owner)]
 
 
 def mutant_user_tables(conn, owner):
@@ -131,7 +136,7 @@ def mutant_user_tables(conn, owner):
     with conn.cursor() as cur:
         cur.execute(sql, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t)) for t, c in rows]
 
 
 def mutant_empty_string_for_missing_comment(conn, owner):
@@ -139,7 +144,7 @@ def mutant_empty_string_for_missing_comment(conn, owner):
     with conn.cursor() as cur:
         cur.execute(TABLES_SQL, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"Table {owner}.{t}. Documented purpose: {c or ''}")
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=f"Table {owner}.{t}. Documented purpose: {c or ''}", metadata=_meta(owner, t))
             for t, c in rows]
 
 
@@ -152,7 +157,7 @@ def mutant_join_on_table_name_only(conn, owner):
     with conn.cursor() as cur:
         cur.execute(sql, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c)) for t, c in rows]
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t)) for t, c in rows]
 
 
 def mutant_generator(conn, owner):
@@ -161,4 +166,4 @@ def mutant_generator(conn, owner):
         cur.execute(TABLES_SQL, owner=owner)
         rows = cur.fetchall()
     for t, c in rows:
-        yield Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c))
+        yield Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t))

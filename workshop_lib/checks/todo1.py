@@ -42,13 +42,13 @@ def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         ws = grader.workshop()
         conn = ws.conn
         _grade_scan(grader, conn, SCHEMA, table_body)
-        _grade_scan(grader, conn, SCHEMA.lower(), table_body)   # the instructions: upper-case the owner
         try:
             owner = grader.stack.enter_context(_scratch_schema(conn))
         except Exception as exc:  # noqa: BLE001
             grader.fail(f"the check could not create its scratch tables ({type(exc).__name__}: {exc}).",
                         hint="this is a problem of the environment, not of your code: run `workshop doctor`.")
         _grade_scan(grader, conn, owner, table_body)
+        _grade_scan(grader, conn, SCHEMA.lower(), table_body)   # the instructions: upper-case the owner
 
 
 def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[..., str]) -> None:

@@ -165,8 +165,8 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                     hint="bind it: VECTOR_EMBEDDING(... USING :q AS DATA) and CONTAINS(m.content, :kw, 1) with "
                          "kw = text_query(query).")
 
-    _inspect_statement(grader, described, sql, log.statements[0][1], log.statements[0][2],
-                       {"k": k_eff, "per_list": p_eff, "rrf_k": rrf_eff})
+    tree = _inspect_statement(grader, described, sql, log.statements[0][1], log.statements[0][2],
+                              {"k": k_eff, "per_list": p_eff, "rrf_k": rrf_eff})
     rankings = _rankings(ws, query)
     # Self-test first: the library's reference, called with the same arguments, must satisfy the
     # same validation; if it does not, the environment is at fault and the learner is not blamed.
@@ -181,6 +181,8 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                     hint="this is a problem of the environment, not of your code: run `workshop doctor` and "
                          "re-run the notebook's setup cell.")
     _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff)
+    if tree is not None:
+        _check_orderings(grader, described, tree)
     return rows
 
 
@@ -188,13 +190,10 @@ _ID_COLUMNS = {"record_id", "source_id"}
 
 
 def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, kwargs: dict[str, Any],
-                       values: dict[str, int]) -> None:
-    """Rules the rows alone cannot prove on lite: ordered cut-offs, id tie-breakers, every value bound.
+                       values: dict[str, int]) -> Any:
+    """Every value bound, and a final ORDER BY; returns the parsed statement (None if it cannot be parsed).
 
-    Oracle gives no row order without ORDER BY, so a leg's ``FETCH FIRST`` needs
-    an ORDER BY in the same SELECT, and ties need ``record_id`` to make the
-    result deterministic; lite's row order would hide both. A statement the
-    check cannot parse is left to the row checks.
+    A statement the check cannot parse is left to the row checks.
     """
     import sqlglot
     from sqlglot import exp
@@ -210,7 +209,23 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
     try:
         tree = sqlglot.parse_one(sql, read=Oracle)
     except sqlglot.errors.ParseError:
-        return
+        return None
+    if isinstance(tree, exp.Select) and tree.args.get("order") is None:
+        grader.fail(f"{described}: the final SELECT has no ORDER BY, so the fused rows come out in any order "
+                    "(and FETCH FIRST :k keeps arbitrary ones).",
+                    hint="end with ORDER BY rrf_score DESC, f.record_id FETCH FIRST :k ROWS ONLY.")
+    return tree
+
+
+def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
+    """What lite's stable row order would hide: ordered cut-offs in the legs and record-id tie-breakers.
+
+    Oracle gives no row order without ORDER BY, so a leg's ``FETCH FIRST`` needs
+    an ORDER BY in the same SELECT, and ties need ``record_id`` to make the
+    result the same every time. Checked after the rows, so a wrong result is
+    reported as what it is first.
+    """
+    from sqlglot import exp
 
     def id_ordered(select: exp.Select) -> bool:
         orders = [select.args.get("order")] + [w.args.get("order") for w in select.find_all(exp.Window)
@@ -228,11 +243,7 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
             grader.fail(f"{described}: a leg orders rows tied on distance or score arbitrarily.",
                         hint="break ties by record id: ROW_NUMBER() OVER (ORDER BY ..., c.source_id) or "
                              "ORDER BY SCORE(1) DESC, m.record_id.")
-    if isinstance(tree, exp.Select) and tree.args.get("order") is None:
-        grader.fail(f"{described}: the final SELECT has no ORDER BY, so the fused rows come out in any order "
-                    "(and FETCH FIRST :k keeps arbitrary ones).",
-                    hint="end with ORDER BY rrf_score DESC, f.record_id FETCH FIRST :k ROWS ONLY.")
-    if isinstance(tree, exp.Select) and tree.args.get("order") is not None and not id_ordered(tree):
+    if isinstance(tree, exp.Select) and not id_ordered(tree):
         grader.fail(f"{described}: rows tied on rrf_score must be ordered by record_id.",
                     hint="ORDER BY rrf_score DESC, f.record_id — ties then come out the same every time.")
 
@@ -290,7 +301,9 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
                     why = f"a memory of another user ({user_id}); scope both legs with m.user_id = :user_id"
                 elif agent_id != ws.agent_id:
                     why = f"a memory of another agent ({agent_id}); scope both legs with m.agent_id = :agent_id"
-            grader.fail(f"{described} returned {rid!r}: {why}.")
+            grader.fail(f"{described} returned {rid!r}: {why}.",
+                        hint="both legs need: m.user_id = :user_id AND m.agent_id = :agent_id AND "
+                             "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")
     for row in rows:
         rid = row["record_id"]
         for key, bounds, label in (("r_vec", rk.vec_bounds, "vector"), ("r_txt", rk.txt_bounds, "keyword")):

@@ -109,7 +109,8 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
                     expected="kinds=['correction']",
                     hint="retrieve_knowledge(question, k=k, kinds=['correction']).")
     if got_k != k:
-        grader.fail(f"{described} asked retrieve_knowledge for k={got_k!r}.", expected=f"k={k} (the k it was given)")
+        grader.fail(f"{described} asked retrieve_knowledge for k={got_k!r}.", expected=f"k={k} (the k it was given)",
+                    hint="pass the function's own k through: retrieve_knowledge(question, k=k, kinds=['correction']).")
     hits = call["hits"]
     hit_ids = [h["metadata"].get("memory_id") for h in hits]
     if len(runs) != 1:
