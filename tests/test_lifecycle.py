@@ -101,3 +101,23 @@ def test_proposals_must_say_something_and_link_at_most_one_memory(ws):
         _draft(ws, "   ")
     with pytest.raises(LifecycleError, match="not both"):
         _draft(ws, contradicts="a", supersedes="b")
+
+
+def test_a_fixed_scan_removes_the_facts_a_wrong_scan_left_behind(ws):
+    """Part 2's full scan (and start's catch-up scan) keep exactly the catalog's facts: a wrong first attempt goes."""
+    from workshop_lib.notebook import write_facts
+    from workshop_lib.scanner import EXTRA_MEMORIES, Fact, reference_scan, scan_columns, scan_tables
+
+    wrong = [Fact("table", table.subject.split(".", 1)[1], table.body, dict(table.metadata))
+             for table in scan_tables(ws.conn)]          # subject without the owner: other ids
+    correction = _draft(ws)                               # not a scanner fact: must survive
+    write_facts(ws.memory_client, wrong, progress=False)
+    ids = lambda: {m.id for m in ws.memory_client.list_memories(user_id=ws.user_id, agent_id=ws.agent_id,
+                                                                 limit=None)}
+    assert {f.memory_id for f in wrong} <= ids()
+    reference_scan(ws)                                    # the catch-up scan removes them
+    assert not {f.memory_id for f in wrong} & ids() and correction in ids()
+    write_facts(ws.memory_client, wrong, progress=False)
+    facts = [*scan_tables(ws.conn), *scan_columns(ws.conn), *EXTRA_MEMORIES]
+    write_facts(ws.memory_client, facts, progress=False)  # the learner's fixed full scan
+    assert not {f.memory_id for f in wrong} & ids() and {f.memory_id for f in facts} <= ids()

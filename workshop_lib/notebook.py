@@ -88,14 +88,16 @@ def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USE
                 progress: bool | None = None) -> list[str]:
     """Store facts as memories (a re-run replaces, never duplicates); returns their ids.
 
-    ``progress=None`` shows a progress bar for people and none under the
-    autograder (which sets ``NBGRADER_EXECUTION``), so graded runs stay quiet.
+    Fact memories of the same kinds that an earlier scan wrote and this one
+    did not (a wrong first attempt at TODO 1) are removed, so the memory holds
+    exactly this scan. ``progress=None`` shows a progress bar for people and
+    none under the autograder (which sets ``NBGRADER_EXECUTION``).
     """
     from .scanner import write_facts as _write_facts
 
     if progress is None:
         progress = not os.environ.get("NBGRADER_EXECUTION")
-    return _write_facts(memory_client, facts, user_id=user_id, agent_id=agent_id, progress=progress)
+    return _write_facts(memory_client, facts, user_id=user_id, agent_id=agent_id, progress=progress, replace=True)
 
 
 def library_retrieve_knowledge(query: str, k: int = 5, kinds: Any = None) -> list[dict[str, Any]]:

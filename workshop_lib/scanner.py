@@ -104,11 +104,14 @@ def _progress(items: list[Fact], enabled: bool, desc: str) -> Iterable[Fact]:
 
 
 def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USER_ID, agent_id: str = AGENT_ID,
-                progress: bool = True, desc: str = "writing memories") -> list[str]:
+                progress: bool = True, desc: str = "writing memories", replace: bool = False) -> list[str]:
     """Store ``facts`` as OAMP memories with deterministic ids; a re-run replaces, never duplicates.
 
     Returns the memory ids in input order. Facts with the same id in one call
     are an error (two facts about one subject would overwrite each other).
+    With ``replace=True`` (a full scan) fact memories of the same kinds that an
+    earlier scan wrote and this one did not — e.g. from a wrong first attempt
+    at TODO 1 — are deleted, so a fixed scan leaves no stale facts behind.
     """
     facts = list(facts)
     seen: dict[str, Fact] = {}
@@ -127,7 +130,18 @@ def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USE
         # OAMP refuses a duplicate id on add; put_memory updates (re-embedding) or adds.
         ids.append(put_memory(memory_client, fact.body, memory_id=fact.memory_id, user_id=user_id,
                               agent_id=agent_id, metadata=fact.memory_metadata()))
+    if replace:
+        _remove_stale_facts(memory_client, {f.kind for f in facts}, set(ids), user_id, agent_id)
     return ids
+
+
+def _remove_stale_facts(memory_client: Any, kinds: set[str], keep: set[str], user_id: str, agent_id: str) -> list[str]:
+    """Delete fact memories of ``kinds`` an earlier scan wrote that this scan did not write again."""
+    stale = [m.id for m in memory_client.list_memories(user_id=user_id, agent_id=agent_id, limit=None)
+             if str(m.id).startswith("fact-") and (m.metadata or {}).get("kind") in kinds and m.id not in keep]
+    for memory_id in stale:
+        memory_client.delete_memory(memory_id)
+    return stale
 
 
 EXTRA_MEMORIES: tuple[Fact, ...] = (
@@ -196,10 +210,15 @@ def reference_scan(ws: Any, *, progress: bool = False, owner: str = SCHEMA, forc
     """
     tables = scan_tables(ws.conn, owner)
     columns = scan_columns(ws.conn, owner)
-    facts = [*tables, *columns, *EXTRA_MEMORIES]
+    everything = [*tables, *columns, *EXTRA_MEMORIES]
+    facts = everything
+    stored = stored_memories(ws.conn, user_id=ws.user_id, agent_id=ws.agent_id)
     if not force:
-        stored = stored_memories(ws.conn, user_id=ws.user_id, agent_id=ws.agent_id)
         facts = [f for f in facts if stored.get(f.memory_id) != f.body]
     if facts:
         write_facts(ws.memory_client, facts, user_id=ws.user_id, agent_id=ws.agent_id, progress=progress)
+    keep = {f.memory_id for f in everything}
+    if any(memory_id.startswith("fact-") and memory_id not in keep for memory_id in stored):
+        # facts an earlier (e.g. wrong) scan wrote that the catalog no longer yields
+        _remove_stale_facts(ws.memory_client, {f.kind for f in everything}, keep, ws.user_id, ws.agent_id)
     return ScanReport(len(tables), len(columns), len(EXTRA_MEMORIES))
