@@ -441,3 +441,22 @@ def test_damage_committed_by_a_todo_is_repaired_and_named(ws: Any) -> None:
     message = str(failure.value)
     assert "the Oracle Text index recreated" in message and "memories re-embedded" in message, message
     checks.todo3(todo3.solution)   # the next correct solution passes on the repaired data
+
+
+def test_todo2_hints_name_every_search_argument_the_instructions_require() -> None:
+    """The check's hints and the notebook's solution agree on memory_client.search's arguments."""
+    import ast
+    import inspect as _inspect
+    import re as _re
+
+    from workshop_lib.checks import todo2 as _todo2_module  # noqa: F401 - the function, see below
+    from workshop_lib.release import REPO_ROOT, read_notebook
+
+    nb = read_notebook(REPO_ROOT / "solutions" / "03_retrieval" / "03_retrieval.ipynb")
+    cell = next(c.source for c in nb.cells if c.cell_type == "code" and c.source.startswith("# TODO 2"))
+    call = next(n for n in ast.walk(ast.parse(cell)) if isinstance(n, ast.Call)
+                and getattr(n.func, "attr", "") == "search")
+    required = {kw.arg for kw in call.keywords}
+    source = _inspect.getsource(__import__("importlib").import_module("workshop_lib.checks.todo2"))
+    hints = " ".join(_re.findall(r'hint="([^"]*memory_client\.search[^"]*"(?:\s*"[^"]*")*)', source))
+    assert required <= set(_re.findall(r"(\w+)=", hints)), (required, hints)

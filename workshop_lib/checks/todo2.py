@@ -112,7 +112,8 @@ def todo2(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         if leaked:
             grader.fail(f"{grader.name}({probe_text!r}, k=5) returned {_probe_reason(leaked[0])}.",
                         got=[r.get("subject") for r in got],
-                        hint="memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, "
+                        hint="memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True, "
+                             "exact_agent_match=True, "
                              "record_types=['memory'], max_results=k * 4), then skip kind == 'tool_output'.")
 
 
@@ -120,6 +121,7 @@ def _check_search_call(grader: _Grader, described: str, log: _Log, query: str, k
     if not log.searches:
         grader.fail(f"{described} did not call memory_client.search(...).",
                     hint="candidates = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, "
+                         "exact_user_match=True, exact_agent_match=True, "
                          "record_types=['memory'], max_results=k * 4).")
     if len(log.searches) > 1:
         grader.fail(f"{described} called memory_client.search {len(log.searches)} times.", expected="once",
