@@ -896,3 +896,22 @@ def test_lite_errors_are_oracledb_errors(db: LiteConnection) -> None:
     assert isinstance(info.value, LiteDatabaseError)
     (error,) = info.value.args
     assert error.code == 942 and error.full_code == "ORA-00942" and error.message.startswith("ORA-00942")
+
+
+def test_contains_and_score_are_rewritten_before_the_generic_pass(db: LiteConnection) -> None:
+    """CONTAINS as a value and SCORE are answered by the slot rewrites; the per-node pass never sees them."""
+    with db.cursor() as cur:
+        cur.execute("SELECT note_id, CONTAINS(content, :kw, 1) FROM notes ORDER BY note_id", kw="TEU")
+        scores = dict(cur.fetchall())
+    assert scores[1] > 0 and scores[4] > 0 and scores[2] == 0 and scores[3] == 0
+    with pytest.raises(oracledb.DatabaseError, match=r"ORA-29908.*SCORE\(2\)"):
+        db.cursor().execute("SELECT SCORE(2) FROM notes WHERE CONTAINS(content, :kw, 1) > 0", kw="TEU")
+
+
+def test_vector_distance_metric_written_in_lower_case_between_two_columns(db: LiteConnection) -> None:
+    with db.cursor() as cur:
+        cur.execute("SELECT a.vessel_id, VECTOR_DISTANCE(a.embedding, b.embedding, euclidean) "
+                    "FROM supplychain.vessels a JOIN supplychain.vessels b ON b.vessel_id = 1 "
+                    "WHERE a.vessel_id IN (1, 3) ORDER BY a.vessel_id")
+        rows = cur.fetchall()
+    assert rows[0] == (1, pytest.approx(0.0)) and rows[1] == (3, pytest.approx(math.sqrt(2.0), rel=1e-6))

@@ -707,7 +707,6 @@ class LiteCursor:
         conn._plans.clear()
         if result.owner and result.table:
             conn._bump(result.owner, result.table)
-            conn._matrices.pop((result.owner, result.table, ""), None)
             for key in [k for k in conn._text_indexes if k[:2] == (result.owner, result.table)]:
                 conn._text_indexes.pop(key)
         self.rowcount = 0

@@ -779,13 +779,11 @@ class Translator:
         probe.set("expressions", [data.copy()])
         for key in ("order", "limit", "offset", "group", "having", "distinct", "with_"):
             probe.set(key, None)
-        with_ = select.find_ancestor(exp.Insert)
         try:
             self._rewrite_tables(probe)
             sql = to_sqlite(_bottom_up(probe, self._rewrite_node))
         except Exception:  # noqa: BLE001 - prefetch is only an optimisation
             return
-        del with_
         self.prefetch.append(EmbedPrefetch(model, query_sql=sql))
 
     def _rewrite_node(self, node: exp.Expression) -> exp.Expression:
@@ -899,10 +897,6 @@ class Translator:
                 inner = inner.this  # SQLite 3.40 has no ORDER BY inside aggregates
             sep = node.args.get("separator") or exp.Literal.string("")
             return exp.GroupConcat(this=inner, separator=sep)
-        if isinstance(node, exp.Contains):
-            raise LiteNotSupportedError("CONTAINS here")
-        if isinstance(node, (exp.DateTrunc, exp.TimestampTrunc)):
-            return _anon("ora_trunc", node.this)
         if isinstance(node, exp.Literal) and node.is_string and node.this == "":
             return exp.Null()
         return node
@@ -920,21 +914,17 @@ class Translator:
             if unit in ("YEAR", "MONTH"):
                 raise LiteNotSupportedError("NUMTOYMINTERVAL outside date arithmetic", "use ADD_MONTHS(date, n)")
             return _anon("ora_interval", amount, exp.Literal.string(unit))
-        if fname.startswith("ORA_") or fname in ("JSON_EACH",) or fname.upper() == "STRFTIME":
+        if fname.startswith("ORA_") or fname in ("JSON_EACH", "STRFTIME"):
             return node
         if fname in _RENAMES:
             target = _RENAMES[fname]
             if target is None:
                 raise LiteNotSupportedError(fname, "use VECTOR_DISTANCE(a, b, COSINE) or DOT")
             args = list(node.expressions)
-            if fname == "VECTOR_DISTANCE" and len(args) > 2:
-                args[2] = exp.Literal.string(name_of(args[2]))
             if fname in ("TO_VECTOR", "VECTOR"):
                 # TO_VECTOR(text [, dimensions [, format]]): format and * are written as identifiers
                 args = args[:1] + [exp.Null() if isinstance(a, exp.Star) else _string(a) for a in args[1:3]]
             return _anon(target, *args)
-        if fname == "SCORE":
-            raise LiteDatabaseError(29908, "missing primary invocation for ancillary operator SCORE")
         if fname == "JSON":
             return _anon("ora_json_text", *node.expressions)
         if fname in _NATIVE:
