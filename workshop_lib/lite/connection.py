@@ -28,7 +28,14 @@ import oracledb
 
 from . import catalog, functions, guard
 from .ddl import execute_ddl, is_ddl, new_schema_of
-from .errors import LiteDatabaseError, LiteError, from_sqlite
+from .error_catalogue import (
+    ERR_BINDS_TWO_WAYS, ERR_BIND_COUNT, ERR_BIND_MISSING, ERR_BIND_TYPE, ERR_CANNOT_UPDATE_TO_NULL,
+    ERR_CHILD_RECORD_FOUND, ERR_CURSOR_CLOSED, ERR_EXECUTEMANY_NEEDS_DML, ERR_FETCH_OUT_OF_SEQUENCE,
+    ERR_MODEL_DOES_NOT_EXIST, ERR_NOT_CONNECTED, ERR_TEXT_NULL_QUERY, ERR_TEXT_QUERY, ERR_UNKNOWN_BIND,
+    ERR_UNSUPPORTED_CALLPROC, ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_PLSQL, ERR_USER_NOT_ATTACHED,
+    ERR_VECTOR_DIMENSIONS, error, from_function_error, from_sqlite,
+)
+from .errors import LiteError
 from .translate import Context, Plan, translate
 from .values import adapt_bind, convert_out, encode_vector, is_vector_blob, vector_as_numpy
 
@@ -200,7 +207,7 @@ class LiteConnection:
     # ------------------------------------------------------------------ internals
     def _check_open(self) -> None:
         if self._closed:
-            raise LiteDatabaseError(3114, "not connected to ORACLE (the lite connection is closed)")
+            raise error(ERR_NOT_CONNECTED)
 
     @property
     def sqlite(self) -> sqlite3.Connection:
@@ -213,8 +220,7 @@ class LiteConnection:
         if schema in self._attached or schema == self.username or schema.startswith("_"):
             return
         if self._con.in_transaction:
-            raise LiteDatabaseError(1435, f'user "{schema}" does not exist in lite yet',
-                                    "create it outside a transaction (CREATE USER or a first CREATE TABLE)")
+            raise error(ERR_USER_NOT_ATTACHED, schema=schema)
         self._con.execute(f'ATTACH DATABASE ? AS "{schema}"', (str(self.folder / f"{schema}.db"),))
         self._attached.add(schema)
 
@@ -258,8 +264,7 @@ class LiteConnection:
         if is_ddl(sql):
             plan: Plan | str = "DDL"
         elif sql.lstrip()[:5].upper() in ("BEGIN", "DECLA"):
-            raise LiteDatabaseError(3001, "unimplemented feature in the lite backend: PL/SQL blocks",
-                                    "lite runs SQL statements; PL/SQL (DBMS_* packages) runs only on Oracle")
+            raise error(ERR_UNSUPPORTED_PLSQL)
         else:
             plan = translate(sql, self._context)
         if len(self._plans) > 2000:
@@ -271,9 +276,7 @@ class LiteConnection:
     def _embedder(self, model: str) -> Any:
         path = self.model_path(model)
         if path is None:
-            raise LiteDatabaseError(40284, f"model {model} does not exist",
-                                    "load it with `workshop setup` (lite registers the ONNX file) "
-                                    "and check USER_MINING_MODELS")
+            raise error(ERR_MODEL_DOES_NOT_EXIST, model=model)
         return self._model_runner(path)
 
     def _embed_texts(self, model: str, texts: Sequence[str]) -> None:
@@ -341,8 +344,7 @@ class LiteConnection:
             qvec = vector_as_numpy(encode_vector(query))
             rowids, matrix, norms = self._matrix(slot.owner, slot.table, slot.column)
             if matrix.shape[0] and matrix.shape[1] != qvec.shape[0]:
-                raise LiteDatabaseError(51808, f"VECTOR_DISTANCE of vectors with {matrix.shape[1]} and "
-                                               f"{qvec.shape[0]} dimensions")
+                raise error(ERR_VECTOR_DIMENSIONS, left=matrix.shape[1], right=qvec.shape[0])
             dists = (functions.distances_to(matrix, qvec, slot.metric, norms) if matrix.shape[0]
                      else np.zeros(0))
             if slot.prune_sql is None:
@@ -379,9 +381,7 @@ class LiteConnection:
         from .text import TextIndex, TextQueryError  # the Oracle Text evaluator (numpy: only when used)
 
         if query is None:
-            raise LiteDatabaseError(29902, "error in executing ODCIIndexStart() routine\n"
-                                           "ORA-20000: Oracle Text error:\nDRG-50901: text query parser "
-                                           "syntax error: null query", "pass a non-empty text query")
+            raise error(ERR_TEXT_NULL_QUERY)
         key = (owner, table, column)
         version = self._version_key(owner, table)
         cached = self._text_indexes.get(key)
@@ -395,10 +395,7 @@ class LiteConnection:
         try:
             return index.search(str(query))
         except TextQueryError as exc:
-            raise LiteDatabaseError(29902, f"error in executing ODCIIndexStart() routine\n"
-                                           f"ORA-20000: Oracle Text error:\n{exc}",
-                                    "escape user text with workshop_lib.retrieval.text_query(...) "
-                                    "or braces {...}") from None
+            raise error(ERR_TEXT_QUERY, detail=exc) from None
 
     def _prefetch(self, plan: Plan, rows: list[dict[str, Any]]) -> None:
         for item in plan.prefetch:
@@ -415,30 +412,21 @@ class LiteConnection:
     def _raise(self, exc: sqlite3.Error, offset: int = 0, kind: str | None = None) -> None:
         udf = self._udf_error
         self._udf_error = None
-        error: LiteDatabaseError
         if udf is not None and "user-defined function raised exception" in str(exc):
-            if isinstance(udf, LiteDatabaseError):
-                error = udf
-            else:
-                text = str(udf)
-                if text.startswith("ORA-") and ":" in text:
-                    error = LiteDatabaseError(int(text[4:9]), text[11:])
-                else:
-                    error = LiteDatabaseError(604, f"error in a SQL function: {text}")
+            failure = from_function_error(udf)
         else:
-            error = from_sqlite(exc)
-        if kind == "UPDATE" and error.args[0].code == 1400:
+            failure = from_sqlite(exc)
+        if kind == "UPDATE" and failure.args[0].code == 1400:
             # Oracle: updating a NOT NULL column to NULL is ORA-01407, inserting NULL is ORA-01400.
-            column = error.args[0].message.split("(", 1)[1].split(")", 1)[0]
-            error = LiteDatabaseError(1407, f"cannot update ({column}) to NULL")
-        if kind == "DELETE" and error.args[0].code == 2291:
-            error = LiteDatabaseError(2292, "integrity constraint violated - child record found",
-                                      "delete the child rows first (or declare the foreign key ON DELETE CASCADE)")
+            column = failure.args[0].message.split("(", 1)[1].split(")", 1)[0]
+            failure = error(ERR_CANNOT_UPDATE_TO_NULL, column=column)
+        if kind == "DELETE" and failure.args[0].code == 2291:
+            failure = error(ERR_CHILD_RECORD_FOUND)
         if offset:
             # python-oracledb reports the failing row of executemany() in the error's offset.
-            first = error.args[0]
-            error.args = (LiteError(first.code, first.message, offset, first.isrecoverable),)
-        raise error from None
+            first = failure.args[0]
+            failure.args = (LiteError(first.code, first.message, offset, first.isrecoverable),)
+        raise failure from None
 
 
 def _sync_text_index(new_index: Callable[[], Any], cached: tuple[Any, dict[int, int]] | None,
@@ -512,8 +500,7 @@ class LiteCursor:
     def _check_open(self) -> None:
         self.connection._check_open()
         if self._closed:
-            raise LiteDatabaseError(1001, "invalid cursor (the cursor is closed)",
-                                    "open a new one with connection.cursor()")
+            raise error(ERR_CURSOR_CLOSED)
 
     def close(self) -> None:
         """Close the cursor."""
@@ -524,17 +511,15 @@ class LiteCursor:
         """Accepted for compatibility; lite infers bind types from the values."""
 
     def var(self, *args: Any, **kwargs: Any) -> None:
-        raise LiteDatabaseError(3001, "unimplemented feature in the lite backend: cursor.var() (OUT binds)")
+        raise error(ERR_UNSUPPORTED_OUT_BINDS)
 
     def callproc(self, name: str, *args: Any, **kwargs: Any) -> None:
-        raise LiteDatabaseError(3001, f"unimplemented feature in the lite backend: callproc({name})",
-                                "stored procedures run only on Oracle")
+        raise error(ERR_UNSUPPORTED_CALLPROC, name=name)
 
     # -- execution
     def _bind_dict(self, plan: Plan, parameters: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
         if parameters is not None and kwargs:
-            raise LiteDatabaseError(1036, "illegal variable name/number",
-                                    "pass binds either as one dict/sequence or as keyword arguments, not both")
+            raise error(ERR_BINDS_TWO_WAYS)
         values = kwargs if parameters is None else parameters
         if isinstance(values, dict):
             given = {}
@@ -543,24 +528,21 @@ class LiteCursor:
                 given[f"P__{name}" if name.isdigit() else name] = value
         elif isinstance(values, (list, tuple)):
             if len(values) != len(plan.binds):
-                raise LiteDatabaseError(1008, "not all variables bound",
-                                        f"the statement has {len(plan.binds)} bind variable(s) "
-                                        f"({', '.join(_shown(b) for b in plan.binds)}), {len(values)} given")
+                raise error(ERR_BIND_COUNT, expected=len(plan.binds), binds=", ".join(_shown(b) for b in plan.binds),
+                                given=len(values))
             given = dict(zip(plan.binds, values))
         else:
             raise TypeError("parameters must be a dict, a list or a tuple")
         missing = [b for b in plan.binds if b not in given]
         if missing:
-            raise LiteDatabaseError(1008, "not all variables bound",
-                                    "missing value for " + ", ".join(_shown(m) for m in missing))
+            raise error(ERR_BIND_MISSING, binds=", ".join(_shown(m) for m in missing))
         extra = [k for k in given if k not in plan.binds]
         if extra:
-            raise LiteDatabaseError(1036, f"illegal variable name/number: {', '.join(extra).lower()}",
-                                    "the statement has no bind variable with that name")
+            raise error(ERR_UNKNOWN_BIND, names=", ".join(extra).lower())
         try:
             return {k: adapt_bind(v) for k, v in given.items()}
         except (TypeError, ValueError) as exc:
-            raise LiteDatabaseError(3115, f"unsupported network datatype or representation: {exc}") from None
+            raise error(ERR_BIND_TYPE, detail=exc) from None
 
     def execute(self, statement: str, parameters: Any = None, **kwargs: Any) -> "LiteCursor | None":
         """Run one Oracle SQL statement with named binds (dict, sequence or keyword arguments)."""
@@ -599,7 +581,7 @@ class LiteCursor:
         with conn._lock:
             plan = conn._plan(statement)
             if plan == "DDL" or not isinstance(plan, Plan) or plan.kind == "SELECT":
-                raise LiteDatabaseError(3001, "executemany() takes an INSERT, UPDATE, DELETE or MERGE")
+                raise error(ERR_EXECUTEMANY_NEEDS_DML)
             rows = [self._bind_dict(plan, p, {}) for p in parameters]
             if not rows:
                 self.rowcount = 0
@@ -739,7 +721,7 @@ class LiteCursor:
         """Next row, or None when the result is exhausted."""
         self._check_open()
         if self._rows is None:
-            raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
+            raise error(ERR_FETCH_OUT_OF_SEQUENCE)
         try:
             row = self._rows.fetchone()
         except sqlite3.Error as exc:
@@ -754,7 +736,7 @@ class LiteCursor:
         """Up to ``size`` (default ``arraysize``) more rows."""
         self._check_open()
         if self._rows is None:
-            raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
+            raise error(ERR_FETCH_OUT_OF_SEQUENCE)
         try:
             rows = self._rows.fetchmany(size or self.arraysize)
         except sqlite3.Error as exc:
@@ -767,7 +749,7 @@ class LiteCursor:
         """All remaining rows."""
         self._check_open()
         if self._rows is None:
-            raise LiteDatabaseError(1002, "fetch out of sequence (no query was executed)")
+            raise error(ERR_FETCH_OUT_OF_SEQUENCE)
         try:
             rows = self._rows.fetchall()
         except sqlite3.Error as exc:

@@ -17,7 +17,17 @@ from sqlglot import exp
 
 from . import catalog
 from .dialect import Oracle
-from .errors import LiteDatabaseError, LiteNotSupportedError
+from .error_catalogue import (
+    ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
+    ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
+    ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
+    ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_UNSUPPORTED_CASCADE,
+    ERR_UNSUPPORTED_COLUMN_CONSTRAINT, ERR_UNSUPPORTED_COLUMN_TYPE, ERR_UNSUPPORTED_COMMENT,
+    ERR_UNSUPPORTED_CTAS, ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
+    ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
+    ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_VECTOR_INDEX,
+    ERR_VECTOR_INDEX_COLUMN, error,
+)
 from .translate import Context, Translator, name_of, table_ref
 
 
@@ -121,7 +131,7 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         if row is None:
             if match.group("ifex"):
                 return DdlResult("DROP INDEX")
-            raise LiteDatabaseError(1418, "specified index does not exist")
+            raise error(ERR_INDEX_DOES_NOT_EXIST)
         con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
         if row[2] in ("NORMAL", "UNIQUE"):
             con.execute(f'DROP INDEX IF EXISTS "{_db(conn, row[0])}"."{name}"')
@@ -130,7 +140,7 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
     if match:
         owner, table = _split_qname(match.group("table"), user)
         if not catalog.table_exists(con, owner, table):
-            raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+            raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
         con.execute(f'DELETE FROM "{_db(conn, owner)}"."{table}"')
         return DdlResult("TRUNCATE", owner, table)
     match = _CREATE_USER_RE.match(sql)
@@ -140,7 +150,7 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         return DdlResult("CREATE USER", name)
     head = sql.lstrip()[:6].upper()
     if head.startswith("GRANT") or head.startswith("REVOKE"):
-        raise LiteNotSupportedError("GRANT/REVOKE", "lite has a single user; privileges apply only on Oracle")
+        raise error(ERR_UNSUPPORTED_GRANT)
     from .translate import parse  # local: parse errors are Oracle-shaped
 
     tree = parse(sql)
@@ -150,8 +160,7 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         return _drop_table(conn, tree)
     if isinstance(tree, exp.Comment):
         return _comment(conn, tree)
-    raise LiteNotSupportedError(sql.strip().split("(")[0][:60].upper(),
-                                "lite runs CREATE/DROP TABLE, CREATE/DROP INDEX, COMMENT ON and TRUNCATE")
+    raise error(ERR_UNSUPPORTED_STATEMENT, statement=sql.strip().split("(")[0][:60].upper())
 
 
 def _db(conn: DdlTarget, owner: str) -> str:
@@ -163,12 +172,12 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     con = conn.sqlite
     schema = tree.this
     if not isinstance(schema, exp.Schema):
-        raise LiteNotSupportedError("CREATE TABLE ... AS SELECT", "create the table, then INSERT ... SELECT")
+        raise error(ERR_UNSUPPORTED_CTAS)
     owner, table = table_ref(schema.this, conn.username)
     if catalog.table_exists(con, owner, table):
         if tree.args.get("exists"):
             return DdlResult("CREATE TABLE", owner, table)
-        raise LiteDatabaseError(955, "name is already used by an existing object")
+        raise error(ERR_NAME_ALREADY_USED)
     conn.attach(owner)
     translator = Translator(ctx)
     columns: list[tuple[str, catalog.ColumnType, bool, bool]] = []  # name, type, nullable, identity
@@ -190,14 +199,12 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
             cname = name_of(item.this)
             kind = item.args.get("kind")
             if kind is None:
-                raise LiteDatabaseError(902, f"invalid datatype for column {cname}")
+                raise error(ERR_INVALID_DATATYPE, column=cname)
             type_text = kind.sql(dialect=Oracle)
             try:
                 ctype = catalog.parse_type(type_text)
             except (KeyError, ValueError):
-                raise LiteNotSupportedError(f"column type {type_text}",
-                                            "lite maps NUMBER, VARCHAR2, CHAR, DATE, TIMESTAMP, CLOB, JSON, "
-                                            "VECTOR(n, FLOAT32|FLOAT64), SDO_GEOMETRY, BLOB, BINARY_DOUBLE") from None
+                raise error(ERR_UNSUPPORTED_COLUMN_TYPE, type=type_text) from None
             nullable, identity = True, False
             parts = [f'"{cname}"']
             constraint_sql = []
@@ -224,7 +231,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 elif isinstance(ck, exp.CollateColumnConstraint):
                     pass
                 else:
-                    raise LiteNotSupportedError(f"column constraint {c.sql(dialect=Oracle)}")
+                    raise error(ERR_UNSUPPORTED_COLUMN_CONSTRAINT, constraint=c.sql(dialect=Oracle))
             if identity and pk_cols == [cname]:
                 parts.append("INTEGER PRIMARY KEY")
             else:
@@ -238,7 +245,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                                exp.CheckColumnConstraint)):
             table_sql.append(_table_constraint_sql(item, translator, owner, conn.username, pk_cols, columns))
         else:
-            raise LiteNotSupportedError(f"table element {item.sql(dialect=Oracle)[:60]}")
+            raise error(ERR_UNSUPPORTED_TABLE_ELEMENT, element=item.sql(dialect=Oracle)[:60])
     ident_pk = len(pk_cols) == 1 and any(c[0] == pk_cols[0] and c[3] for c in columns)
     if pk_cols and not ident_pk and not any("PRIMARY KEY" in t for t in table_sql):
         table_sql.append("PRIMARY KEY (" + ", ".join(f'"{c}"' for c in pk_cols) + ")")
@@ -305,7 +312,7 @@ def _table_constraint_sql(item: exp.Expression, translator: Translator, owner: s
         elif isinstance(kind, exp.CheckColumnConstraint):
             parts.append(f"CHECK ({translator.rewrite(kind.this.copy()).sql(dialect='sqlite')})")
         else:
-            raise LiteNotSupportedError(f"table constraint {kind.sql(dialect=Oracle)[:60]}")
+            raise error(ERR_UNSUPPORTED_TABLE_CONSTRAINT, constraint=kind.sql(dialect=Oracle)[:60])
     prefix = f'CONSTRAINT "{name}" ' if name else ""
     return prefix + " ".join(parts)
 
@@ -316,21 +323,18 @@ def _drop_table(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     if not catalog.table_exists(con, owner, table):
         if tree.args.get("exists"):
             return DdlResult("DROP TABLE", owner, table)
-        raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+        raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
     db = _db(conn, owner)
     children = con.execute(
         f"SELECT m.name FROM \"{db}\".sqlite_master m WHERE m.type = 'table' AND m.name != ? AND "
         f"EXISTS (SELECT 1 FROM pragma_foreign_key_list(m.name, ?) f WHERE f.\"table\" = ?)",
         (table, db, table)).fetchall()
     if children and not tree.args.get("cascade"):
-        raise LiteDatabaseError(2449, "unique/primary keys in table referenced by foreign keys",
-                                "drop the child tables first, or use DROP TABLE ... CASCADE CONSTRAINTS")
+        raise error(ERR_REFERENCED_BY_FOREIGN_KEYS)
     if children:
         # Oracle drops the children's foreign keys and keeps their rows; SQLite cannot drop a constraint
         # without rebuilding the child table, so lite refuses rather than leave broken children behind.
-        raise LiteNotSupportedError(
-            f"DROP TABLE ... CASCADE CONSTRAINTS while {', '.join(c[0] for c in children)} still reference "
-            f"{owner}.{table}", "drop the child tables first (in reverse dependency order)")
+        raise error(ERR_UNSUPPORTED_CASCADE, children=", ".join(c[0] for c in children), owner=owner, table=table)
     con.execute("PRAGMA defer_foreign_keys = ON")
     con.execute(f'DROP TABLE "{db}"."{table}"')
     catalog.forget_table(con, owner, table)
@@ -348,7 +352,7 @@ def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
     if kind == "TABLE":
         owner, table = table_ref(target, conn.username)
         if not catalog.table_exists(con, owner, table):
-            raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+            raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
         con.execute("INSERT INTO LITECAT.TAB_COMMENTS (OWNER, TABLE_NAME, COMMENTS) VALUES (?, ?, ?) "
                     "ON CONFLICT (OWNER, TABLE_NAME) DO UPDATE SET COMMENTS = excluded.COMMENTS",
                     (owner, table, text))
@@ -360,14 +364,14 @@ def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
         owner = name_of(db_id) if db_id else conn.username
         table = name_of(table_id)
         if not catalog.table_exists(con, owner, table):
-            raise LiteDatabaseError(942, f'table or view "{owner}"."{table}" does not exist')
+            raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
         if column not in catalog.column_types(con, owner, table):
-            raise LiteDatabaseError(904, f'"{column}": invalid identifier')
+            raise error(ERR_INVALID_IDENTIFIER, name=column)
         con.execute("INSERT INTO LITECAT.COL_COMMENTS (OWNER, TABLE_NAME, COLUMN_NAME, COMMENTS) "
                     "VALUES (?, ?, ?, ?) ON CONFLICT (OWNER, TABLE_NAME, COLUMN_NAME) "
                     "DO UPDATE SET COMMENTS = excluded.COMMENTS", (owner, table, column, text))
         return DdlResult("COMMENT", owner, table)
-    raise LiteNotSupportedError(f"COMMENT ON {kind}")
+    raise error(ERR_UNSUPPORTED_COMMENT, kind=kind)
 
 
 def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
@@ -384,26 +388,24 @@ def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
     rest = match.group("rest").strip()
     variety = (match.group("unique") or "").strip().upper()
     if not catalog.table_exists(con, t_owner, table):
-        raise LiteDatabaseError(942, f'table or view "{t_owner}"."{table}" does not exist')
+        raise error(ERR_TABLE_DOES_NOT_EXIST, owner=t_owner, table=table)
     known = catalog.column_types(con, t_owner, table)
     for col in col_names:
         if col not in known:
-            raise LiteDatabaseError(904, f'"{col}": invalid identifier')
+            raise error(ERR_INVALID_IDENTIFIER, name=col)
     exists = con.execute("SELECT 1 FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?",
                          (owner, name)).fetchone()
     if exists:
         if match.group("ifne"):
             return DdlResult("CREATE INDEX", t_owner, table)
-        raise LiteDatabaseError(955, "name is already used by an existing object")
+        raise error(ERR_NAME_ALREADY_USED)
     ityp_owner = ityp_name = params = None
     if variety == "VECTOR":
         vmatch = _VECTOR_RE.match(rest) if rest else None
         if rest and vmatch is None:
-            raise LiteNotSupportedError(f"vector index clause: {rest[:80]}",
-                                        "use ORGANIZATION INMEMORY NEIGHBOR GRAPH DISTANCE COSINE "
-                                        "[WITH TARGET ACCURACY n]")
+            raise error(ERR_UNSUPPORTED_VECTOR_INDEX, clause=rest[:80])
         if len(col_names) != 1 or known[col_names[0]].type_class != "VECTOR":
-            raise LiteDatabaseError(51961, "vector index must be created on a single VECTOR column")
+            raise error(ERR_VECTOR_INDEX_COLUMN)
         index_type = "VECTOR"
         params = rest or None
     elif rest.upper().startswith("INDEXTYPE") and _SPATIAL_RE.match(rest):
@@ -415,19 +417,16 @@ def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
     elif rest.upper().startswith("INDEXTYPE"):
         cmatch = _CONTEXT_RE.match(rest)
         if cmatch is None:
-            raise LiteNotSupportedError(f"index clause: {rest[:80]}",
-                                        "use INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('SYNC (ON COMMIT)')] or "
-                                        "INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 [PARAMETERS ('layer_gtype=POINT')]")
+            raise error(ERR_UNSUPPORTED_INDEX_CLAUSE, clause=rest[:80])
         if cmatch.group("itype").upper() != "CONTEXT":
-            raise LiteNotSupportedError(f"CTXSYS.{cmatch.group('itype').upper()} indexes", "use CTXSYS.CONTEXT")
+            raise error(ERR_UNSUPPORTED_TEXT_INDEXTYPE, indextype=cmatch.group("itype").upper())
         if len(col_names) != 1 or known[col_names[0]].type_class not in ("VARCHAR2", "CHAR", "CLOB"):
-            raise LiteDatabaseError(29855, "error occurred in the execution of ODCIINDEXCREATE routine",
-                                    "an Oracle Text CONTEXT index goes on one VARCHAR2 or CLOB column")
+            raise error(ERR_TEXT_INDEX_COLUMN)
         index_type, ityp_owner, ityp_name = "DOMAIN", "CTXSYS", "CONTEXT"
         params = cmatch.group("params")
     else:
         if rest and not _PLAIN_REST_RE.match(rest):
-            raise LiteNotSupportedError(f"index clause: {rest[:80]}")
+            raise error(ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, clause=rest[:80])
         index_type = "NORMAL"
         db = _db(conn, t_owner)
         unique = "UNIQUE " if variety == "UNIQUE" else ""
@@ -441,34 +440,25 @@ def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
     return DdlResult("CREATE INDEX", t_owner, table)
 
 
-def _index_create_error(cause: str, hint: str) -> LiteDatabaseError:
-    return LiteDatabaseError(29855, f"error occurred in the execution of ODCIINDEXCREATE routine\n{cause}", hint)
-
-
 def _check_spatial_index(conn: DdlTarget, owner: str, table: str, col_names: list[str],
                          known: dict[str, catalog.ColumnType], params: str | None) -> None:
     """Refuse a spatial index Oracle would refuse (wrong column, no metadata to build from, bad parameters)."""
     con = conn.sqlite
     if len(col_names) != 1:
-        raise LiteDatabaseError(29851, "cannot build a domain index on more than one column",
-                                "a spatial index goes on one SDO_GEOMETRY column")
+        raise error(ERR_SPATIAL_INDEX_ONE_COLUMN)
     column = col_names[0]
     ctype = known[column]
     if ctype.type_class != "SDO_GEOMETRY":
-        raise _index_create_error(
-            "ORA-13228: spatial index create failed due to invalid type",
-            f"{owner}.{table}.{column} is {ctype.data_type}; a spatial index goes on an SDO_GEOMETRY column")
+        raise error(ERR_SPATIAL_INDEX_TYPE, owner=owner, table=table, column=column, data_type=ctype.data_type)
     if ctype.spatial_index:
-        raise LiteDatabaseError(29879, "cannot create multiple domain indexes on a column list using same indextype",
-                                f"{owner}.{table}.{column} already has the spatial index {ctype.spatial_index}")
+        raise error(ERR_SPATIAL_INDEX_EXISTS, owner=owner, table=table, column=column, index=ctype.spatial_index)
     options = {}
     for part in (params or "").replace(",", " ").split():
         key, _, value = part.partition("=")
         options[key.strip().lower()] = value.strip().upper()
     gtype = options.get("layer_gtype")
     if gtype is not None and gtype not in _LAYER_GTYPES:
-        raise _index_create_error("ORA-13376: invalid type name specified for layer_gtype parameter",
-                                  "use layer_gtype=POINT for point data (or LINE, POLYGON, MULTIPOINT, ...)")
+        raise error(ERR_SPATIAL_LAYER_GTYPE)
     db = _db(conn, owner)
     srids = {row[0] for row in con.execute(
         f'SELECT DISTINCT json_extract("{column}", \'$.srid\') FROM "{db}"."{table}" WHERE "{column}" IS NOT NULL')}
@@ -476,15 +466,9 @@ def _check_spatial_index(conn: DdlTarget, owner: str, table: str, col_names: lis
     if metadata is None:
         # Oracle 23ai creates missing metadata from the data; with no geometry there is nothing to create it from.
         if not srids:
-            raise _index_create_error(
-                "ORA-13203: failed to read USER_SDO_GEOM_METADATA view",
-                f"as {owner}, INSERT INTO user_sdo_geom_metadata (table_name, column_name, diminfo, srid) "
-                f"VALUES ('{table}', '{column}', SDO_DIM_ARRAY(SDO_DIM_ELEMENT('X', -180, 180, 0.05), "
-                "SDO_DIM_ELEMENT('Y', -90, 90, 0.05)), 4326) before creating the index")
+            raise error(ERR_SPATIAL_NO_METADATA, owner=owner, table=table, column=column)
         return
     srid = metadata[1]
     if srids - {srid}:
-        raise _index_create_error(
-            "ORA-13365: layer SRID does not match geometry SRID",
-            f"USER_SDO_GEOM_METADATA says SRID {srid} for {table}.{column}; the rows use "
-            + ", ".join(str(s) for s in sorted(srids, key=str)))
+        raise error(ERR_SPATIAL_SRID_MISMATCH, srid=srid, table=table, column=column,
+                    row_srids=", ".join(str(s) for s in sorted(srids, key=str)))

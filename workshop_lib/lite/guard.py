@@ -13,7 +13,11 @@ from sqlglot.errors import TokenError
 from sqlglot.tokens import Token, TokenType
 
 from .dialect import Oracle
-from .errors import LiteDatabaseError, LiteNotSupportedError
+from .error_catalogue import (
+    ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
+    ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
+    ERR_UNSUPPORTED_OUTER_JOIN_MARKER, ERR_UNSUPPORTED_ROWNUM, error,
+)
 
 _TOKENIZER = Oracle().tokenizer_class  # class; instantiated per call (tokenizers keep state)
 
@@ -87,14 +91,11 @@ _CLAUSE_TOKENS = {
 def tokenize(sql: str) -> list[Token]:
     """Tokenize ``sql`` with the workshop's Oracle tokenizer (ORA-00911 on bad characters)."""
     if "`" in _strip_strings(sql):
-        raise LiteDatabaseError(
-            911, "invalid character: ` (backtick)",
-            "Oracle quotes identifiers with double quotes: \"MyColumn\"; unquoted names are case-insensitive",
-        )
+        raise error(ERR_BACKTICK)
     try:
         return _TOKENIZER().tokenize(sql)
     except TokenError as exc:
-        raise LiteDatabaseError(911, f"invalid character in SQL ({exc})") from None
+        raise error(ERR_INVALID_CHARACTER, detail=exc) from None
 
 
 def _strip_strings(sql: str) -> str:
@@ -134,17 +135,11 @@ def check(sql: str) -> list[Token]:
     """Raise the Oracle error for non-Oracle syntax in ``sql``; return its tokens otherwise."""
     stripped = _strip_strings(sql).rstrip()
     if stripped.endswith(";") and not stripped.upper().endswith("END;"):
-        raise LiteDatabaseError(
-            933, "SQL command not properly ended (trailing ';')",
-            "python-oracledb runs one statement without its ';' — remove the semicolon",
-        )
+        raise error(ERR_TRAILING_SEMICOLON)
     if "::" in stripped:
-        raise LiteDatabaseError(
-            933, "SQL command not properly ended (the :: cast is not Oracle SQL)",
-            "use CAST(expr AS NUMBER) or TO_NUMBER / TO_CHAR / TO_DATE",
-        )
+        raise error(ERR_DOUBLE_COLON_CAST)
     if "==" in stripped:
-        raise LiteDatabaseError(920, "invalid relational operator ==", "use = for equality")
+        raise error(ERR_DOUBLE_EQUALS)
     tokens = tokenize(sql)
     depth = 0
     clause: dict[int, str] = {0: ""}
@@ -154,13 +149,9 @@ def check(sql: str) -> list[Token]:
         text = tok.text.upper()
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if tok.token_type == TokenType.PLACEHOLDER and tok.text == "?":
-            raise LiteDatabaseError(
-                911, "invalid character: ? (positional placeholder)",
-                "Oracle uses named bind variables: WHERE owner = :owner, then execute(sql, owner=...)",
-            )
+            raise error(ERR_POSITIONAL_PLACEHOLDER)
         if tok.token_type == TokenType.JOIN_MARKER:
-            raise LiteNotSupportedError("the (+) outer-join operator",
-                                        "write an ANSI join: LEFT OUTER JOIN t2 ON t1.id = t2.id")
+            raise error(ERR_UNSUPPORTED_OUTER_JOIN_MARKER)
         if tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER) or tok.token_type == TokenType.VAR:
             if text in NON_ORACLE_WORDS and tok.token_type != TokenType.STRING and not _is_quoted(tok):
                 construct, oracle_form = NON_ORACLE_WORDS[text]
@@ -171,15 +162,12 @@ def check(sql: str) -> list[Token]:
                 elif text == "DATETIME" and nxt is not None and nxt.token_type == TokenType.L_PAREN:
                     pass  # handled as a function below
                 else:
-                    raise LiteDatabaseError(
-                        933, f"{construct} is not Oracle SQL", f"use {oracle_form}")
+                    raise error(ERR_NOT_ORACLE_SYNTAX, construct=construct, oracle_form=oracle_form)
             if (nxt is not None and nxt.token_type == TokenType.L_PAREN and text in NON_ORACLE_FUNCTIONS
                     and not _is_quoted(tok) and not (prev is not None and prev.token_type == TokenType.DOT)):
-                raise LiteDatabaseError(
-                    904, f'"{text}": invalid identifier ({text} is not an Oracle function)',
-                    f"use {NON_ORACLE_FUNCTIONS[text]}")
+                raise error(ERR_NON_ORACLE_FUNCTION, name=text, oracle_form=NON_ORACLE_FUNCTIONS[text])
             if text == "ROWNUM" and not _is_quoted(tok):
-                raise LiteNotSupportedError("ROWNUM", "use FETCH FIRST n ROWS ONLY (with ORDER BY)")
+                raise error(ERR_UNSUPPORTED_ROWNUM)
         if tok.token_type == TokenType.L_PAREN:
             depth += 1
             clause[depth] = ""
@@ -191,10 +179,7 @@ def check(sql: str) -> list[Token]:
         elif tok.token_type in _CLAUSE_TOKENS:
             clause[depth] = _CLAUSE_TOKENS[tok.token_type]
         elif tok.token_type == TokenType.ALIAS and clause.get(depth) == "FROM":
-            raise LiteDatabaseError(
-                933, "SQL command not properly ended (Oracle does not allow AS before a table alias)",
-                "write FROM supplychain.vessels v (no AS); AS is only for column aliases",
-            )
+            raise error(ERR_AS_BEFORE_TABLE_ALIAS)
         prev = tok
     return tokens
 

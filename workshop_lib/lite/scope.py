@@ -16,7 +16,9 @@ from sqlglot import exp
 
 from .catalog import DICTIONARY_TYPES
 from .dialect import Oracle, VectorEmbedding
-from .errors import LiteDatabaseError
+from .error_catalogue import (
+    ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, error,
+)
 from .plan import Context
 
 DICTIONARY_VIEWS = {
@@ -119,9 +121,7 @@ def _source_for_table(ctx: Context, table: exp.Table, ctes: dict[str, Source]) -
         return Source(None, None, [])
     cols = ctx.columns_of(owner, name)
     if not cols:
-        raise LiteDatabaseError(942, f'table or view "{owner}"."{name}" does not exist',
-                                "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); "
-                                "run ws.seed() if SUPPLYCHAIN is missing")
+        raise error(ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, owner=owner, table=name)
     return Source(owner, name, [(c, t.type_class) for c, t in cols.items()])
 
 

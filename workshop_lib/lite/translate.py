@@ -23,7 +23,19 @@ from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 from .catalog import ColumnType
 from . import vector_topk
 from .dialect import Oracle, VectorEmbedding
-from .errors import LiteDatabaseError, LiteNotSupportedError
+from .error_catalogue import (
+    ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER,
+    ERR_INVALID_INTERVAL, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE, ERR_MORE_THAN_ONE_STATEMENT,
+    ERR_NOT_ENOUGH_ARGUMENTS, ERR_NOT_ENOUGH_VALUES, ERR_PARSE, ERR_SCORE_WITHOUT_CONTAINS,
+    ERR_SPATIAL_INDEX_NEEDED, ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_COLUMN_NOT_INDEXED, ERR_TEXT_INVALID_LABEL,
+    ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION,
+    ERR_UNSUPPORTED_DATE_OF_EXPRESSION, ERR_UNSUPPORTED_DISTANCE_FUNCTION, ERR_UNSUPPORTED_EXTRACT,
+    ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
+    ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS, ERR_UNSUPPORTED_MERGE_CLAUSE,
+    ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE,
+    ERR_UNSUPPORTED_STATEMENT_KIND, ERR_UNSUPPORTED_YM_INTERVAL, error, passthrough,
+)
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model
 from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
 from .scope import (
@@ -92,11 +104,10 @@ def parse(sql: str) -> exp.Expression:
         first = exc.errors[0] if exc.errors else {}
         where = f" at line {first.get('line')}, column {first.get('col')}" if first else ""
         desc = first.get("description", str(exc)) if first else str(exc)
-        raise LiteDatabaseError(933, f"SQL command not properly ended or invalid{where}: {desc}") from None
+        raise error(ERR_PARSE, where=where, description=desc) from None
     statements = [s for s in statements if s is not None]
     if len(statements) != 1:
-        raise LiteDatabaseError(933, "SQL command not properly ended: execute() runs one statement at a time",
-                                "split the text and call execute() for each statement")
+        raise error(ERR_MORE_THAN_ONE_STATEMENT)
     return statements[0]
 
 
@@ -202,9 +213,7 @@ def date_literal(text: str, model: str = NLS_DATE_FORMAT, *, timestamp: bool = F
     try:
         value = parse_datetime_model(text, model)
     except FormatError as exc:
-        raise LiteDatabaseError(exc.code, f"{str(exc)[11:]}",
-                                "write a date as DATE '2025-01-01' or TO_DATE('2025-01-01', 'YYYY-MM-DD'), "
-                                "a timestamp as TIMESTAMP '2025-01-01 10:00:00'") from None
+        raise passthrough(exc.code, str(exc)[11:], ERR_DATE_LITERAL) from None
     return exp.Literal.string(format_datetime(value, timestamp=timestamp))
 
 
@@ -216,7 +225,7 @@ def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:
             and len(node.expressions) == 2 and isinstance(node.expressions[1], exp.Literal):
         unit = node.expressions[1].this.upper()
         if unit not in (_DS_UNITS if node.name.upper() == "NUMTODSINTERVAL" else ("YEAR", "MONTH")):
-            raise LiteDatabaseError(1760, f"illegal argument for function {node.name.upper()} ({unit})")
+            raise error(ERR_ILLEGAL_FUNCTION_ARGUMENT, function=node.name.upper(), unit=unit)
         return node.expressions[0], unit
     if not isinstance(node, exp.Interval):
         return None
@@ -225,11 +234,11 @@ def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:
     if isinstance(unit, exp.IntervalSpan):
         first, last = unit.this.name.upper(), unit.expression.name.upper()
         if text is None:
-            raise LiteNotSupportedError("an INTERVAL span with a non-literal value")
+            raise error(ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION)
         if (first, last) == ("YEAR", "MONTH"):
             match = re.fullmatch(r"\s*([+-]?)(\d+)-(\d+)\s*", text)
             if not match:
-                raise LiteDatabaseError(1867, "the interval is invalid")
+                raise error(ERR_INVALID_INTERVAL)
             months = int(match.group(2)) * 12 + int(match.group(3))
             return exp.Literal.number(-months if match.group(1) == "-" else months), "MONTH"
         if first in _DS_UNITS and last in _DS_UNITS:
@@ -237,13 +246,13 @@ def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:
             sign = -1 if text.strip().startswith("-") else 1
             parts = re.split(r"[ :]", text.strip().lstrip("+-"))
             if len(parts) != len(units):
-                raise LiteDatabaseError(1867, "the interval is invalid")
+                raise error(ERR_INVALID_INTERVAL)
             seconds = sum(float(p) * _DS_SECONDS[u] for p, u in zip(parts, units))
             return exp.Literal.number(sign * seconds), "SECOND"
-        raise LiteNotSupportedError(f"INTERVAL ... {first} TO {last}")
+        raise error(ERR_UNSUPPORTED_INTERVAL_SPAN, first=first, last=last)
     unit_name = (unit.name if unit is not None else "DAY").upper().rstrip("S")
     if unit_name not in ("YEAR", "MONTH", *_DS_UNITS):
-        raise LiteNotSupportedError(f"INTERVAL unit {unit_name}")
+        raise error(ERR_UNSUPPORTED_INTERVAL_UNIT, unit=unit_name)
     return node.this, unit_name
 
 
@@ -262,8 +271,7 @@ class Translator:
     # -- entry point
     def plan(self, tree: exp.Expression) -> Plan:
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and tree.args.get("returning"):
-            raise LiteNotSupportedError("RETURNING ... INTO (OUT bind variables)",
-                                        "select the row after the INSERT/UPDATE (e.g. by its key)")
+            raise error(ERR_UNSUPPORTED_RETURNING)
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             return self._plan_query(tree)
         if isinstance(tree, exp.Insert):
@@ -274,7 +282,7 @@ class Translator:
             return self._plan_delete(tree)
         if isinstance(tree, exp.Merge):
             return self._plan_merge(tree)
-        raise LiteNotSupportedError(f"{type(tree).__name__.upper()} statements")
+        raise error(ERR_UNSUPPORTED_STATEMENT_KIND, kind=type(tree).__name__.upper())
 
     def _finish(self, kind: str, sql: list[str], tree: exp.Expression, **kw: object) -> Plan:
         for slot, block in self.prunes:  # rendered now that the whole tree is rewritten
@@ -300,7 +308,7 @@ class Translator:
         owner, name = table_ref(table, self.ctx.user)
         cols = self.ctx.columns_of(owner, name)
         if not cols:
-            raise LiteDatabaseError(942, f'table or view "{owner}"."{name}" does not exist')
+            raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=name)
         return owner, name, cols
 
     def _coerce(self, value: exp.Expression, ctype: ColumnType | None) -> exp.Expression:
@@ -335,15 +343,14 @@ class Translator:
         names = schema_cols or list(cols)
         for col in names:
             if col not in cols:
-                raise LiteDatabaseError(904, f'"{col}": invalid identifier')
+                raise error(ERR_INVALID_IDENTIFIER, name=col)
         tree = tree.copy()
         source = tree.expression
         if isinstance(source, exp.Values):
             for row in source.expressions:
                 values = row.expressions
                 if len(values) != len(names):
-                    raise LiteDatabaseError(913 if len(values) > len(names) else 947,
-                                            "too many values" if len(values) > len(names) else "not enough values")
+                    raise error(ERR_TOO_MANY_VALUES if len(values) > len(names) else ERR_NOT_ENOUGH_VALUES)
                 for i, value in enumerate(values):
                     value.replace(self._coerce(value.copy(), cols.get(names[i])))
         elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
@@ -364,7 +371,7 @@ class Translator:
         for assign in tree.expressions:
             col = name_of(assign.this.this if isinstance(assign.this, exp.Column) else assign.this)
             if col not in cols:
-                raise LiteDatabaseError(904, f'"{col}": invalid identifier')
+                raise error(ERR_INVALID_IDENTIFIER, name=col)
             assign.set("expression", self._coerce(assign.expression, cols[col]))
             if isinstance(assign.this, exp.Column) and assign.this.args.get("table"):
                 assign.this.set("table", None)
@@ -428,8 +435,7 @@ class Translator:
                     f"INSERT INTO {qualified} ({col_list}) SELECT {', '.join(vals)} FROM {source_sql} AS \"{s_alias}\" "
                     f"WHERE NOT EXISTS (SELECT 1 FROM {qualified} AS \"{t_alias}\" WHERE {on_sql})")
             else:
-                raise LiteNotSupportedError("this MERGE clause (lite supports WHEN MATCHED THEN UPDATE "
-                                            "and WHEN NOT MATCHED THEN INSERT)")
+                raise error(ERR_UNSUPPORTED_MERGE_CLAUSE)
         return self._finish("MERGE", statements, tree, target=(owner, name))
 
     def _qualify_target(self, table: exp.Table, owner: str, name: str) -> None:
@@ -570,7 +576,7 @@ class Translator:
         if lt not in DATETIME_TYPES and (sub or rt not in DATETIME_TYPES):
             if "INTERVAL" in (lt, rt) and (_interval_parts(left) or _interval_parts(right)) \
                     and lt != rt and None not in (lt, rt):
-                raise LiteDatabaseError(932, f"inconsistent datatypes: expected DATE or TIMESTAMP got {lt or rt}")
+                raise error(ERR_INCONSISTENT_DATATYPES, expected="DATE or TIMESTAMP", got=lt or rt)
             return
         if sub and lt in DATETIME_TYPES and rt in DATETIME_TYPES:
             fn = "ora_days_between" if lt == rt == "DATE" else "ora_seconds_between"
@@ -589,7 +595,7 @@ class Translator:
             node.replace(_anon(fn, left, amount, exp.Literal.string(unit)))
             return
         if rt in ("VARCHAR2", "CHAR", "CLOB", "JSON", "VECTOR", "SDO_GEOMETRY"):
-            raise LiteDatabaseError(932, f"inconsistent datatypes: expected NUMBER got {rt}")
+            raise error(ERR_INCONSISTENT_DATATYPES, expected="NUMBER", got=rt)
         amount = exp.Neg(this=exp.Paren(this=right)) if sub else right
         node.replace(_anon("ora_date_add", left, amount))
 
@@ -626,9 +632,7 @@ class Translator:
             return  # not an object attribute: left for the usual column resolution (and its ORA-00904)
         path = ".".join(parts[2:])
         if path not in _SDO_ATTRIBUTES:
-            raise LiteDatabaseError(904, f'"{parts[0]}"."{parts[1]}"."{path}": invalid identifier',
-                                    "SDO_GEOMETRY attributes: SDO_GTYPE, SDO_SRID, SDO_POINT.X, SDO_POINT.Y, "
-                                    "SDO_POINT.Z")
+            raise error(ERR_INVALID_SDO_ATTRIBUTE, alias=parts[0], column=parts[1], path=path)
         column = exp.Column(this=exp.to_identifier(parts[1]), table=exp.to_identifier(parts[0]))
         node.replace(_anon("ora_sdo_attribute", column, exp.Literal.string(path)))
 
@@ -640,31 +644,30 @@ class Translator:
             if isinstance(node.this, exp.Literal) and node.this.is_string:
                 node.replace(date_literal(node.this.this, timestamp=target.startswith("TIMESTAMP")))
             elif kind not in (None, "DATE", "TIMESTAMP", "VARCHAR2", "CHAR", "CLOB"):
-                raise LiteDatabaseError(932, f"inconsistent datatypes: expected {target.split('(')[0]} got {kind}")
+                raise error(ERR_INCONSISTENT_DATATYPES, expected=target.split("(")[0], got=kind)
             else:
                 node.replace(_anon("ora_as_date" if target.startswith("DATE") else "ora_as_timestamp", node.this))
         elif kind in DATETIME_TYPES:
             if target.startswith(("VARCHAR", "CHAR", "NVARCHAR", "CLOB")):
                 node.replace(_anon("ora_to_char", node.this, exp.Null(), exp.Literal.string(kind)))
             else:
-                raise LiteDatabaseError(932, f"inconsistent datatypes: expected {target.split('(')[0]} got {kind}")
+                raise error(ERR_INCONSISTENT_DATATYPES, expected=target.split("(")[0], got=kind)
 
     def _extract(self, node: exp.Extract) -> None:
         unit = node.this.name.upper()
         kind = self._type(node.expression)
         fn = "ora_interval_part" if kind == "INTERVAL" else "ora_date_part"
         if unit not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
-            raise LiteNotSupportedError(f"EXTRACT({unit} FROM ...)")
+            raise error(ERR_UNSUPPORTED_EXTRACT, unit=unit)
         node.replace(_anon(fn, node.expression, exp.Literal.string(unit)))
 
     def _vector_distance(self, node: exp.Anonymous) -> None:
         args = node.expressions
         if len(args) < 2:
-            raise LiteDatabaseError(938, "not enough arguments for function VECTOR_DISTANCE")
+            raise error(ERR_NOT_ENOUGH_ARGUMENTS, function="VECTOR_DISTANCE")
         metric = name_of(args[2]) if len(args) > 2 else "COSINE"
         if metric not in METRICS:
-            raise LiteDatabaseError(904, f'"{metric}": invalid identifier (VECTOR_DISTANCE metric)',
-                                    "use COSINE, EUCLIDEAN, EUCLIDEAN_SQUARED, DOT or MANHATTAN")
+            raise error(ERR_INVALID_METRIC, metric=metric)
         for col_side, const_side in ((args[0], args[1]), (args[1], args[0])):
             if isinstance(col_side, exp.Column) and not _has_column(const_side):
                 ref = self._column_source(col_side)
@@ -691,24 +694,19 @@ class Translator:
         label_node = node.args.get("json_scope")  # sqlglot keeps CONTAINS' third argument here
         if label_node is not None:
             if not (isinstance(label_node, exp.Literal) and not label_node.is_string):
-                raise LiteDatabaseError(29907, "found duplicate or invalid labels in primary invocations",
-                                        "the CONTAINS label is a number literal: CONTAINS(col, :kw, 1)")
+                raise error(ERR_TEXT_INVALID_LABEL)
             label = int(label_node.this)
         if not isinstance(column, exp.Column):
-            raise LiteNotSupportedError("CONTAINS on an expression", "CONTAINS takes an indexed column")
+            raise error(ERR_UNSUPPORTED_CONTAINS_EXPRESSION)
         ref = self._column_source(column)
         if ref is None:
-            raise LiteDatabaseError(20000, "Oracle Text error: DRG-10599: column is not indexed",
-                                    "CONTAINS needs a column of a table with a CTXSYS.CONTEXT index")
+            raise error(ERR_TEXT_NOT_INDEXED)
         owner, table, col, alias = ref
         if not self.ctx.text_index_on(owner, table, col):
-            raise LiteDatabaseError(
-                20000, f"Oracle Text error: DRG-10599: column is not indexed ({owner}.{table}.{col})",
-                f"create the index: CREATE INDEX ... ON {table.lower()}({col.lower()}) INDEXTYPE IS CTXSYS.CONTEXT",
-            )
+            raise error(ERR_TEXT_COLUMN_NOT_INDEXED, owner=owner, table=table, column=col,
+                        table_lower=table.lower(), column_lower=col.lower())
         if _has_column(query):
-            raise LiteNotSupportedError("a CONTAINS query that depends on other columns",
-                                        "pass the text query as a bind variable: CONTAINS(col, :kw, 1) > 0")
+            raise error(ERR_UNSUPPORTED_CONTAINS_CORRELATED)
         slot = TextSlot(self.ctx.next_slot(), owner, table, col, self._sqlite(self.rewrite(query.copy())), label)
         self.text_slots.append(slot)
         if label is not None:
@@ -739,18 +737,14 @@ class Translator:
             where = f"{owner}.{table}.{col}"
         else:
             where = "the first argument is not a table column"
-        raise LiteDatabaseError(
-            13226, f"interface not supported without a spatial index ({where})",
-            "SDO_WITHIN_DISTANCE(<indexed SDO_GEOMETRY column>, <geometry>, 'distance=n unit=KM') needs a "
-            "USER_SDO_GEOM_METADATA row and CREATE INDEX ... INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 on that column")
+        raise error(ERR_SPATIAL_INDEX_NEEDED, where=where)
 
     def _score(self, node: exp.Anonymous) -> None:
         args = node.expressions
         label = int(args[0].this) if args and isinstance(args[0], exp.Literal) else None
         slot = self.labels.get(label) if label is not None else None
         if slot is None:
-            raise LiteDatabaseError(29908, f"missing primary invocation for ancillary operator SCORE({label})",
-                                    "SCORE(n) needs a CONTAINS(col, query, n) with the same label n")
+            raise error(ERR_SCORE_WITHOUT_CONTAINS, label=label)
         select = node.find_ancestor(exp.Select)
         alias = None
         if select is not None:
@@ -760,7 +754,7 @@ class Translator:
                 if src.owner == slot.owner and src.table == slot.table:
                     alias = name
         if alias is None:
-            raise LiteNotSupportedError("SCORE outside the query block of its CONTAINS")
+            raise error(ERR_UNSUPPORTED_SCORE_PLACE)
         rowid = exp.Column(this=exp.to_identifier("rowid"), table=exp.to_identifier(alias, quoted=True))
         node.replace(_anon("ora_ctx_score", exp.Literal.number(slot.slot), rowid))
 
@@ -799,7 +793,7 @@ class Translator:
             key = (name_of(node.this), node.expression.name.upper())
             if key in _DOTTED:
                 return _anon(_DOTTED[key], *node.expression.expressions)
-            raise LiteNotSupportedError(f"{key[0]}.{key[1]}")
+            raise error(ERR_UNSUPPORTED, construct=f"{key[0]}.{key[1]}")
         if isinstance(node, exp.JSONValue):
             path_text = _json_path_text(node.args.get("path"))
             if _SIMPLE_JSON_PATH.match(path_text):
@@ -821,7 +815,7 @@ class Translator:
             return _anon(fn, node.this, *([exp.Literal.string(_oracle_model(node))] if node.args.get("format") else []))
         if isinstance(node, exp.DateStrToDate):
             if not (isinstance(node.this, exp.Literal) and node.this.is_string):
-                raise LiteNotSupportedError("DATE applied to an expression", "use TO_DATE(text, 'YYYY-MM-DD')")
+                raise error(ERR_UNSUPPORTED_DATE_OF_EXPRESSION)
             return date_literal(node.this.this, "YYYY-MM-DD")
         if isinstance(node, (exp.ToChar, exp.TimeToStr)):
             fmt = node.args.get("format")
@@ -864,16 +858,14 @@ class Translator:
         if isinstance(node, exp.Fetch):
             options = node.args.get("limit_options")
             if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
-                raise LiteNotSupportedError("FETCH FIRST ... " + ("PERCENT" if options.args.get("percent") else
-                                                                  "WITH TIES"),
-                                            "use FETCH FIRST n ROWS ONLY")
+                raise error(ERR_UNSUPPORTED_FETCH_OPTION,
+                            option="PERCENT" if options.args.get("percent") else "WITH TIES")
             return node
         if isinstance(node, exp.Interval):
             parts = _interval_parts(node)
             assert parts is not None
             if parts[1] in ("YEAR", "MONTH"):
-                raise LiteNotSupportedError("INTERVAL YEAR TO MONTH outside date arithmetic",
-                                            "add it to a date: d + INTERVAL '1' MONTH, or use ADD_MONTHS")
+                raise error(ERR_UNSUPPORTED_YM_INTERVAL)
             return _anon("ora_interval", parts[0], exp.Literal.string(parts[1]))
         if isinstance(node, exp.Pad):
             fn = "ora_lpad" if node.args.get("is_left") else "ora_rpad"
@@ -889,7 +881,7 @@ class Translator:
         if isinstance(node, exp.Extract):
             unit = node.this.name.upper()
             if unit not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
-                raise LiteNotSupportedError(f"EXTRACT({unit} FROM ...)")
+                raise error(ERR_UNSUPPORTED_EXTRACT, unit=unit)
             return _anon("ora_date_part", node.expression, exp.Literal.string(unit))
         if isinstance(node, exp.GroupConcat):
             inner = node.this
@@ -907,19 +899,19 @@ class Translator:
             return node  # PACKAGE.FUNCTION(...): rewritten with its Dot
         if fname == "JSON_QUERY":
             if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
-                raise LiteNotSupportedError("JSON_QUERY with options", "use JSON_QUERY(col, '$.path')")
+                raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
             return _anon("ora_json_query", *node.expressions)
         if fname in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL"):
             amount, unit = _interval_parts(node)  # type: ignore[misc]
             if unit in ("YEAR", "MONTH"):
-                raise LiteNotSupportedError("NUMTOYMINTERVAL outside date arithmetic", "use ADD_MONTHS(date, n)")
+                raise error(ERR_UNSUPPORTED_NUMTOYMINTERVAL)
             return _anon("ora_interval", amount, exp.Literal.string(unit))
         if fname.startswith("ORA_") or fname in ("JSON_EACH", "STRFTIME"):
             return node
         if fname in _RENAMES:
             target = _RENAMES[fname]
             if target is None:
-                raise LiteNotSupportedError(fname, "use VECTOR_DISTANCE(a, b, COSINE) or DOT")
+                raise error(ERR_UNSUPPORTED_DISTANCE_FUNCTION, function=fname)
             args = list(node.expressions)
             if fname in ("TO_VECTOR", "VECTOR"):
                 # TO_VECTOR(text [, dimensions [, format]]): format and * are written as identifiers
@@ -929,8 +921,7 @@ class Translator:
             return _anon("ora_json_text", *node.expressions)
         if fname in _NATIVE:
             return node
-        raise LiteDatabaseError(904, f'"{fname}": invalid identifier',
-                                "this function is not Oracle SQL, or not one the lite backend implements")
+        raise error(ERR_UNKNOWN_FUNCTION, name=fname)
 
     def _sqlite(self, tree: exp.Expression) -> str:
         return to_sqlite(tree)
@@ -941,7 +932,7 @@ def to_sqlite(tree: exp.Expression) -> str:
     try:
         return tree.sql(dialect="sqlite", unsupported_level=ErrorLevel.RAISE)
     except UnsupportedError as exc:
-        raise LiteNotSupportedError(str(exc).strip().splitlines()[0][:200]) from None
+        raise error(ERR_UNSUPPORTED, construct=str(exc).strip().splitlines()[0][:200]) from None
 
 
 def translate(sql: str, ctx: Context) -> Plan:

@@ -1,0 +1,308 @@
+"""Every error the lite engine raises, numbered in one place (python-oracledb's ``errors.py`` pattern).
+
+Each ``ERR_*`` constant is an :class:`ErrorSpec`: the Oracle error number, the
+message format and the hint format (``str.format`` fields, filled from the
+keyword arguments of :func:`error`). Call sites write
+``raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)`` instead of
+composing the text inline, so the wording of an error is reviewed, tested
+(tests/test_lite_errors.py) and documented here once.
+
+Specs with ``unsupported=True`` are ORA-03001 refusals: their message is the
+construct lite does not implement, raised as :class:`LiteNotSupportedError`
+("unimplemented feature in the lite backend: <construct>").
+
+Two kinds of errors arrive with their number and text already made, and are
+only wrapped here: SQLite's own errors (:func:`from_sqlite` maps them with the
+``_SQLITE_PATTERNS`` table below) and errors raised inside lite's SQL functions
+or date-format parser, which carry ``ORA-NNNNN: text`` (:func:`from_function_error`,
+:func:`passthrough`).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import LiteDatabaseError, LiteNotSupportedError
+
+
+@dataclass(frozen=True)
+class ErrorSpec:
+    """One catalogue entry: Oracle error number, message format, optional hint format."""
+
+    code: int
+    message: str
+    hint: str | None = None
+    unsupported: bool = False   # an ORA-03001 refusal: ``message`` names the construct
+
+    @property
+    def full_code(self) -> str:
+        return f"ORA-{self.code:05d}"
+
+
+def _unsupported(construct: str, hint: str | None = None) -> ErrorSpec:
+    return ErrorSpec(3001, construct, hint, unsupported=True)
+
+
+def error(spec: ErrorSpec, **params: Any) -> LiteDatabaseError:
+    """The exception for ``spec`` with its message and hint formatted from ``params`` (raise it)."""
+    message = spec.message.format(**params)
+    hint = spec.hint.format(**params) if spec.hint is not None else None
+    if spec.unsupported:
+        return LiteNotSupportedError(message, hint, code=spec.code)
+    return LiteDatabaseError(spec.code, message, hint)
+
+
+def passthrough(code: int, message: str, spec_for_hint: ErrorSpec | None = None) -> LiteDatabaseError:
+    """An error whose number and text another table already made (a date-format error), with a catalogue hint."""
+    return LiteDatabaseError(code, message, spec_for_hint.hint if spec_for_hint is not None else None)
+
+
+# ----------------------------------------------------------------------------- shared hint texts
+_HINT_SCHEMA = "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); run ws.seed() if SUPPLYCHAIN is missing"
+_HINT_UNSUPPORTED_STATEMENT = "lite runs CREATE/DROP TABLE, CREATE/DROP INDEX, COMMENT ON and TRUNCATE"
+_ODCI_INDEX_CREATE = "error occurred in the execution of ODCIINDEXCREATE routine"
+_ODCI_INDEX_START = "error in executing ODCIIndexStart() routine\nORA-20000: Oracle Text error:\n"
+
+# ----------------------------------------------------------------------------- names and objects
+ERR_TABLE_DOES_NOT_EXIST = ErrorSpec(942, 'table or view "{owner}"."{table}" does not exist')
+ERR_TABLE_DOES_NOT_EXIST_IN_QUERY = ErrorSpec(942, 'table or view "{owner}"."{table}" does not exist', _HINT_SCHEMA)
+ERR_INVALID_IDENTIFIER = ErrorSpec(904, '"{name}": invalid identifier')
+ERR_UNKNOWN_FUNCTION = ErrorSpec(
+    904, '"{name}": invalid identifier',
+    "this function is not Oracle SQL, or not one the lite backend implements")
+ERR_NON_ORACLE_FUNCTION = ErrorSpec(904, '"{name}": invalid identifier ({name} is not an Oracle function)',
+                                    "use {oracle_form}")
+ERR_INVALID_METRIC = ErrorSpec(904, '"{metric}": invalid identifier (VECTOR_DISTANCE metric)',
+                               "use COSINE, EUCLIDEAN, EUCLIDEAN_SQUARED, DOT or MANHATTAN")
+ERR_INVALID_SDO_ATTRIBUTE = ErrorSpec(
+    904, '"{alias}"."{column}"."{path}": invalid identifier',
+    "SDO_GEOMETRY attributes: SDO_GTYPE, SDO_SRID, SDO_POINT.X, SDO_POINT.Y, SDO_POINT.Z")
+ERR_NAME_ALREADY_USED = ErrorSpec(955, "name is already used by an existing object")
+ERR_INDEX_DOES_NOT_EXIST = ErrorSpec(1418, "specified index does not exist")
+ERR_USER_NOT_ATTACHED = ErrorSpec(1435, 'user "{schema}" does not exist in lite yet',
+                                  "create it outside a transaction (CREATE USER or a first CREATE TABLE)")
+ERR_MODEL_DOES_NOT_EXIST = ErrorSpec(
+    40284, "model {model} does not exist",
+    "load it with `workshop setup` (lite registers the ONNX file) and check USER_MINING_MODELS")
+
+# ----------------------------------------------------------------------------- syntax (guard.py, parse)
+ERR_BACKTICK = ErrorSpec(
+    911, "invalid character: ` (backtick)",
+    "Oracle quotes identifiers with double quotes: \"MyColumn\"; unquoted names are case-insensitive")
+ERR_INVALID_CHARACTER = ErrorSpec(911, "invalid character in SQL ({detail})")
+ERR_POSITIONAL_PLACEHOLDER = ErrorSpec(
+    911, "invalid character: ? (positional placeholder)",
+    "Oracle uses named bind variables: WHERE owner = :owner, then execute(sql, owner=...)")
+ERR_TRAILING_SEMICOLON = ErrorSpec(
+    933, "SQL command not properly ended (trailing ';')",
+    "python-oracledb runs one statement without its ';' — remove the semicolon")
+ERR_DOUBLE_COLON_CAST = ErrorSpec(
+    933, "SQL command not properly ended (the :: cast is not Oracle SQL)",
+    "use CAST(expr AS NUMBER) or TO_NUMBER / TO_CHAR / TO_DATE")
+ERR_DOUBLE_EQUALS = ErrorSpec(920, "invalid relational operator ==", "use = for equality")
+ERR_NOT_ORACLE_SYNTAX = ErrorSpec(933, "{construct} is not Oracle SQL", "use {oracle_form}")
+ERR_AS_BEFORE_TABLE_ALIAS = ErrorSpec(
+    933, "SQL command not properly ended (Oracle does not allow AS before a table alias)",
+    "write FROM supplychain.vessels v (no AS); AS is only for column aliases")
+ERR_PARSE = ErrorSpec(933, "SQL command not properly ended or invalid{where}: {description}")
+ERR_MORE_THAN_ONE_STATEMENT = ErrorSpec(
+    933, "SQL command not properly ended: execute() runs one statement at a time",
+    "split the text and call execute() for each statement")
+
+# ----------------------------------------------------------------------------- values and types
+ERR_TOO_MANY_VALUES = ErrorSpec(913, "too many values")
+ERR_NOT_ENOUGH_VALUES = ErrorSpec(947, "not enough values")
+ERR_INCONSISTENT_DATATYPES = ErrorSpec(932, "inconsistent datatypes: expected {expected} got {got}")
+ERR_INVALID_DATATYPE = ErrorSpec(902, "invalid datatype for column {column}")
+ERR_ILLEGAL_FUNCTION_ARGUMENT = ErrorSpec(1760, "illegal argument for function {function} ({unit})")
+ERR_INVALID_INTERVAL = ErrorSpec(1867, "the interval is invalid")
+ERR_NOT_ENOUGH_ARGUMENTS = ErrorSpec(938, "not enough arguments for function {function}")
+ERR_VECTOR_DIMENSIONS = ErrorSpec(51808, "VECTOR_DISTANCE of vectors with {left} and {right} dimensions")
+ERR_DATE_LITERAL = ErrorSpec(  # the number and text come from formats.FormatError (see passthrough)
+    1861, "literal does not match format string",
+    "write a date as DATE '2025-01-01' or TO_DATE('2025-01-01', 'YYYY-MM-DD'), "
+    "a timestamp as TIMESTAMP '2025-01-01 10:00:00'")
+
+# ----------------------------------------------------------------------------- binds, cursors, connections
+ERR_BINDS_TWO_WAYS = ErrorSpec(1036, "illegal variable name/number",
+                               "pass binds either as one dict/sequence or as keyword arguments, not both")
+ERR_UNKNOWN_BIND = ErrorSpec(1036, "illegal variable name/number: {names}",
+                             "the statement has no bind variable with that name")
+ERR_BIND_COUNT = ErrorSpec(1008, "not all variables bound",
+                           "the statement has {expected} bind variable(s) ({binds}), {given} given")
+ERR_BIND_MISSING = ErrorSpec(1008, "not all variables bound", "missing value for {binds}")
+ERR_BIND_TYPE = ErrorSpec(3115, "unsupported network datatype or representation: {detail}")
+ERR_CURSOR_CLOSED = ErrorSpec(1001, "invalid cursor (the cursor is closed)", "open a new one with connection.cursor()")
+ERR_FETCH_OUT_OF_SEQUENCE = ErrorSpec(1002, "fetch out of sequence (no query was executed)")
+ERR_NOT_CONNECTED = ErrorSpec(3114, "not connected to ORACLE (the lite connection is closed)")
+
+# ----------------------------------------------------------------------------- constraints (also from SQLite)
+ERR_UNIQUE_VIOLATED = ErrorSpec(1, "unique constraint ({constraint}) violated")
+ERR_PARENT_KEY_NOT_FOUND = ErrorSpec(
+    2291, "integrity constraint violated - parent key not found (or child record found)")
+ERR_CHILD_RECORD_FOUND = ErrorSpec(2292, "integrity constraint violated - child record found",
+                                   "delete the child rows first (or declare the foreign key ON DELETE CASCADE)")
+ERR_CANNOT_INSERT_NULL = ErrorSpec(1400, "cannot insert NULL into ({column})")
+ERR_CANNOT_UPDATE_TO_NULL = ErrorSpec(1407, "cannot update ({column}) to NULL")
+ERR_CHECK_VIOLATED = ErrorSpec(2290, "check constraint ({constraint}) violated")
+ERR_REFERENCED_BY_FOREIGN_KEYS = ErrorSpec(
+    2449, "unique/primary keys in table referenced by foreign keys",
+    "drop the child tables first, or use DROP TABLE ... CASCADE CONSTRAINTS")
+
+# ----------------------------------------------------------------------------- SQLite errors (from_sqlite)
+ERR_SQLITE_NO_SUCH_TABLE = ErrorSpec(942, 'table or view "{table}" does not exist', _HINT_SCHEMA)
+ERR_SQLITE_NO_SUCH_COLUMN = ErrorSpec(904, "{column}: invalid identifier")
+ERR_SQLITE_NAME_IN_USE = ErrorSpec(955, "name is already used by an existing object ({name})")
+ERR_SQLITE_AMBIGUOUS_COLUMN = ErrorSpec(918, 'column ambiguously defined: "{column}"')
+ERR_SQLITE_NO_SUCH_FUNCTION = ErrorSpec(
+    904, '"{function}": invalid identifier',
+    "the lite backend does not implement this function; see docs/lite-engine.md for the ones it has")
+ERR_SQLITE_LOCKED = ErrorSpec(54, "resource busy (the lite database is locked by another process)",
+                              "close other notebooks or kernels using the same WORKSHOP_HOME")
+ERR_SQLITE_OTHER = ErrorSpec(604, "error in the lite engine: {detail}",
+                             "this statement is probably outside the SQL subset lite supports")
+ERR_SQL_FUNCTION = ErrorSpec(604, "error in a SQL function: {detail}")
+
+# ----------------------------------------------------------------------------- Oracle Text and Spatial
+ERR_TEXT_NULL_QUERY = ErrorSpec(29902, _ODCI_INDEX_START + "DRG-50901: text query parser syntax error: null query",
+                                "pass a non-empty text query")
+ERR_TEXT_QUERY = ErrorSpec(29902, _ODCI_INDEX_START + "{detail}",
+                           "escape user text with workshop_lib.retrieval.text_query(...) or braces {{...}}")
+ERR_TEXT_NOT_INDEXED = ErrorSpec(20000, "Oracle Text error: DRG-10599: column is not indexed",
+                                 "CONTAINS needs a column of a table with a CTXSYS.CONTEXT index")
+ERR_TEXT_COLUMN_NOT_INDEXED = ErrorSpec(
+    20000, "Oracle Text error: DRG-10599: column is not indexed ({owner}.{table}.{column})",
+    "create the index: CREATE INDEX ... ON {table_lower}({column_lower}) INDEXTYPE IS CTXSYS.CONTEXT")
+ERR_TEXT_INVALID_LABEL = ErrorSpec(29907, "found duplicate or invalid labels in primary invocations",
+                                   "the CONTAINS label is a number literal: CONTAINS(col, :kw, 1)")
+ERR_SCORE_WITHOUT_CONTAINS = ErrorSpec(29908, "missing primary invocation for ancillary operator SCORE({label})",
+                                       "SCORE(n) needs a CONTAINS(col, query, n) with the same label n")
+ERR_TEXT_INDEX_COLUMN = ErrorSpec(29855, _ODCI_INDEX_CREATE,
+                                  "an Oracle Text CONTEXT index goes on one VARCHAR2 or CLOB column")
+ERR_SPATIAL_INDEX_NEEDED = ErrorSpec(
+    13226, "interface not supported without a spatial index ({where})",
+    "SDO_WITHIN_DISTANCE(<indexed SDO_GEOMETRY column>, <geometry>, 'distance=n unit=KM') needs a "
+    "USER_SDO_GEOM_METADATA row and CREATE INDEX ... INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 on that column")
+ERR_SPATIAL_INDEX_ONE_COLUMN = ErrorSpec(29851, "cannot build a domain index on more than one column",
+                                         "a spatial index goes on one SDO_GEOMETRY column")
+ERR_SPATIAL_INDEX_EXISTS = ErrorSpec(
+    29879, "cannot create multiple domain indexes on a column list using same indextype",
+    "{owner}.{table}.{column} already has the spatial index {index}")
+ERR_SPATIAL_INDEX_TYPE = ErrorSpec(
+    29855, _ODCI_INDEX_CREATE + "\nORA-13228: spatial index create failed due to invalid type",
+    "{owner}.{table}.{column} is {data_type}; a spatial index goes on an SDO_GEOMETRY column")
+ERR_SPATIAL_LAYER_GTYPE = ErrorSpec(
+    29855, _ODCI_INDEX_CREATE + "\nORA-13376: invalid type name specified for layer_gtype parameter",
+    "use layer_gtype=POINT for point data (or LINE, POLYGON, MULTIPOINT, ...)")
+ERR_SPATIAL_NO_METADATA = ErrorSpec(
+    29855, _ODCI_INDEX_CREATE + "\nORA-13203: failed to read USER_SDO_GEOM_METADATA view",
+    "as {owner}, INSERT INTO user_sdo_geom_metadata (table_name, column_name, diminfo, srid) "
+    "VALUES ('{table}', '{column}', SDO_DIM_ARRAY(SDO_DIM_ELEMENT('X', -180, 180, 0.05), "
+    "SDO_DIM_ELEMENT('Y', -90, 90, 0.05)), 4326) before creating the index")
+ERR_SPATIAL_SRID_MISMATCH = ErrorSpec(
+    29855, _ODCI_INDEX_CREATE + "\nORA-13365: layer SRID does not match geometry SRID",
+    "USER_SDO_GEOM_METADATA says SRID {srid} for {table}.{column}; the rows use {row_srids}")
+ERR_VECTOR_INDEX_COLUMN = ErrorSpec(51961, "vector index must be created on a single VECTOR column")
+
+# ----------------------------------------------------------------------------- ORA-03001: what lite does not implement
+ERR_UNSUPPORTED = _unsupported("{construct}")   # a construct named by sqlglot or the statement itself
+ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEMENT)
+ERR_UNSUPPORTED_PLSQL = _unsupported("PL/SQL blocks",
+                                     "lite runs SQL statements; PL/SQL (DBMS_* packages) runs only on Oracle")
+ERR_UNSUPPORTED_OUT_BINDS = _unsupported("cursor.var() (OUT binds)")
+ERR_UNSUPPORTED_CALLPROC = _unsupported("callproc({name})", "stored procedures run only on Oracle")
+ERR_EXECUTEMANY_NEEDS_DML = ErrorSpec(3001, "executemany() takes an INSERT, UPDATE, DELETE or MERGE")
+ERR_UNSUPPORTED_RETURNING = _unsupported("RETURNING ... INTO (OUT bind variables)",
+                                         "select the row after the INSERT/UPDATE (e.g. by its key)")
+ERR_UNSUPPORTED_MERGE_CLAUSE = _unsupported(
+    "this MERGE clause (lite supports WHEN MATCHED THEN UPDATE and WHEN NOT MATCHED THEN INSERT)")
+ERR_UNSUPPORTED_GRANT = _unsupported("GRANT/REVOKE", "lite has a single user; privileges apply only on Oracle")
+ERR_UNSUPPORTED_CTAS = _unsupported("CREATE TABLE ... AS SELECT", "create the table, then INSERT ... SELECT")
+ERR_UNSUPPORTED_COLUMN_TYPE = _unsupported(
+    "column type {type}",
+    "lite maps NUMBER, VARCHAR2, CHAR, DATE, TIMESTAMP, CLOB, JSON, "
+    "VECTOR(n, FLOAT32|FLOAT64), SDO_GEOMETRY, BLOB, BINARY_DOUBLE")
+ERR_UNSUPPORTED_COLUMN_CONSTRAINT = _unsupported("column constraint {constraint}")
+ERR_UNSUPPORTED_TABLE_CONSTRAINT = _unsupported("table constraint {constraint}")
+ERR_UNSUPPORTED_TABLE_ELEMENT = _unsupported("table element {element}")
+ERR_UNSUPPORTED_CASCADE = _unsupported(
+    "DROP TABLE ... CASCADE CONSTRAINTS while {children} still reference {owner}.{table}",
+    "drop the child tables first (in reverse dependency order)")
+ERR_UNSUPPORTED_COMMENT = _unsupported("COMMENT ON {kind}")
+ERR_UNSUPPORTED_VECTOR_INDEX = _unsupported("vector index clause: {clause}",
+                                            "use ORGANIZATION INMEMORY NEIGHBOR GRAPH DISTANCE COSINE "
+                                            "[WITH TARGET ACCURACY n]")
+ERR_UNSUPPORTED_INDEX_CLAUSE = _unsupported(
+    "index clause: {clause}",
+    "use INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('SYNC (ON COMMIT)')] or "
+    "INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 [PARAMETERS ('layer_gtype=POINT')]")
+ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE = _unsupported("index clause: {clause}")
+ERR_UNSUPPORTED_TEXT_INDEXTYPE = _unsupported("CTXSYS.{indextype} indexes", "use CTXSYS.CONTEXT")
+ERR_UNSUPPORTED_OUTER_JOIN_MARKER = _unsupported("the (+) outer-join operator",
+                                                 "write an ANSI join: LEFT OUTER JOIN t2 ON t1.id = t2.id")
+ERR_UNSUPPORTED_ROWNUM = _unsupported("ROWNUM", "use FETCH FIRST n ROWS ONLY (with ORDER BY)")
+ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION = _unsupported("an INTERVAL span with a non-literal value")
+ERR_UNSUPPORTED_INTERVAL_SPAN = _unsupported("INTERVAL ... {first} TO {last}")
+ERR_UNSUPPORTED_INTERVAL_UNIT = _unsupported("INTERVAL unit {unit}")
+ERR_UNSUPPORTED_YM_INTERVAL = _unsupported("INTERVAL YEAR TO MONTH outside date arithmetic",
+                                           "add it to a date: d + INTERVAL '1' MONTH, or use ADD_MONTHS")
+ERR_UNSUPPORTED_NUMTOYMINTERVAL = _unsupported("NUMTOYMINTERVAL outside date arithmetic", "use ADD_MONTHS(date, n)")
+ERR_UNSUPPORTED_EXTRACT = _unsupported("EXTRACT({unit} FROM ...)")
+ERR_UNSUPPORTED_DATE_OF_EXPRESSION = _unsupported("DATE applied to an expression", "use TO_DATE(text, 'YYYY-MM-DD')")
+ERR_UNSUPPORTED_FETCH_OPTION = _unsupported("FETCH FIRST ... {option}", "use FETCH FIRST n ROWS ONLY")
+ERR_UNSUPPORTED_JSON_QUERY_OPTIONS = _unsupported("JSON_QUERY with options", "use JSON_QUERY(col, '$.path')")
+ERR_UNSUPPORTED_DISTANCE_FUNCTION = _unsupported("{function}", "use VECTOR_DISTANCE(a, b, COSINE) or DOT")
+ERR_UNSUPPORTED_CONTAINS_EXPRESSION = _unsupported("CONTAINS on an expression", "CONTAINS takes an indexed column")
+ERR_UNSUPPORTED_CONTAINS_CORRELATED = _unsupported("a CONTAINS query that depends on other columns",
+                                                   "pass the text query as a bind variable: CONTAINS(col, :kw, 1) > 0")
+ERR_UNSUPPORTED_SCORE_PLACE = _unsupported("SCORE outside the query block of its CONTAINS")
+ERR_UNSUPPORTED_STATEMENT_KIND = _unsupported("{kind} statements")
+
+
+#: Every entry, by constant name (the test formats each one and checks its number).
+CATALOGUE: dict[str, ErrorSpec] = {name: value for name, value in globals().items()
+                                   if name.startswith("ERR_") and isinstance(value, ErrorSpec)}
+
+
+# ----------------------------------------------------------------------------- SQLite's errors, as Oracle's
+_SQLITE_PATTERNS: list[tuple[re.Pattern[str], ErrorSpec, Callable[[re.Match[str]], dict[str, str]]]] = [
+    (re.compile(r"no such table: (?:\w+\.)?(.+)"), ERR_SQLITE_NO_SUCH_TABLE,
+     lambda m: {"table": m.group(1).upper()}),
+    (re.compile(r"no such column: (.+)"), ERR_SQLITE_NO_SUCH_COLUMN,
+     lambda m: {"column": ".".join(f'"{part.upper()}"' for part in m.group(1).split("."))}),
+    (re.compile(r"UNIQUE constraint failed: (.+)"), ERR_UNIQUE_VIOLATED,
+     lambda m: {"constraint": m.group(1).upper()}),
+    (re.compile(r"FOREIGN KEY constraint failed"), ERR_PARENT_KEY_NOT_FOUND, lambda m: {}),
+    (re.compile(r"NOT NULL constraint failed: (.+)"), ERR_CANNOT_INSERT_NULL,
+     lambda m: {"column": m.group(1).upper()}),
+    (re.compile(r"CHECK constraint failed: (.+)"), ERR_CHECK_VIOLATED, lambda m: {"constraint": m.group(1)}),
+    (re.compile(r"table (\S+) already exists"), ERR_SQLITE_NAME_IN_USE, lambda m: {"name": m.group(1).upper()}),
+    (re.compile(r"index (\S+) already exists"), ERR_SQLITE_NAME_IN_USE, lambda m: {"name": m.group(1).upper()}),
+    (re.compile(r"ambiguous column name: (.+)"), ERR_SQLITE_AMBIGUOUS_COLUMN,
+     lambda m: {"column": m.group(1).upper()}),
+    (re.compile(r"no such function: (\w+)"), ERR_SQLITE_NO_SUCH_FUNCTION, lambda m: {"function": m.group(1).upper()}),
+    (re.compile(r"database is locked"), ERR_SQLITE_LOCKED, lambda m: {}),
+]
+
+
+def from_sqlite(exc: sqlite3.Error, sql: str | None = None) -> LiteDatabaseError:
+    """Map a sqlite3 error to the Oracle error a learner would see on Oracle."""
+    text = str(exc)
+    for pattern, spec, params in _SQLITE_PATTERNS:
+        match = pattern.search(text)
+        if match:
+            return error(spec, **params(match))
+    return error(ERR_SQLITE_OTHER, detail=text)
+
+
+def from_function_error(exc: BaseException) -> LiteDatabaseError:
+    """The error a lite SQL function raised: its own ``ORA-NNNNN: text`` when it has one, else ORA-00604."""
+    if isinstance(exc, LiteDatabaseError):
+        return exc
+    text = str(exc)
+    if text.startswith("ORA-") and ":" in text:
+        return LiteDatabaseError(int(text[4:9]), text[11:])
+    return error(ERR_SQL_FUNCTION, detail=text)
