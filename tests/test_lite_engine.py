@@ -853,9 +853,9 @@ def test_each_statement_text_is_translated_once(db: LiteConnection, monkeypatch:
         cur.execute(sql, id=vessel[0])
         assert cur.fetchone() == (vessel[2],)
     assert calls == [sql]
-    plan = db._plans[sql]
+    plan = db.caches.plans[sql]
     cur.execute(sql, id=1)
-    assert db._plans[sql] is plan
+    assert db.caches.plans[sql] is plan
     other = sql.replace("cache-probe", "cache-probe-2")
     cur.execute(other, id=1)
     assert calls == [sql, other]

@@ -63,7 +63,7 @@ def test_pruned_answer_equals_full_scan(conn, template: str, owner: str, kind: s
     """Selective filters ('drop' is 1 doc in 17) force the candidate set to widen."""
     pruned = template.format(extra="")
     full = template.format(extra=" + 0")  # an expression of the distance is not pruned
-    sql_plans = conn._plans
+    sql_plans = conn.caches.plans
     got = _run(conn, pruned, q=QUERY, owner=owner, kind=kind, n=n)
     expected = _run(conn, full, q=QUERY, owner=owner, kind=kind, n=n)
     assert got == expected
@@ -73,7 +73,7 @@ def test_pruned_answer_equals_full_scan(conn, template: str, owner: str, kind: s
 
 def test_pruning_reads_few_rows_for_a_small_k(conn) -> None:
     _run(conn, GROUPED.format(extra=""), q=QUERY, owner="u", kind="keep", n=5)
-    slot = conn._plans[GROUPED.format(extra="")].vector_slots[0]
+    slot = conn.caches.plans[GROUPED.format(extra="")].vector_slots[0]
     assert len(conn._vd[slot.slot]) < 1000  # of 3000 vectors
 
 
@@ -89,7 +89,7 @@ def test_pruning_reads_few_rows_for_a_small_k(conn) -> None:
 ])
 def test_blocks_that_need_every_row_are_not_pruned(conn, sql: str) -> None:
     _run(conn, sql, q=QUERY)
-    assert conn._plans[sql].vector_slots[0].prune_sql is None
+    assert conn.caches.plans[sql].vector_slots[0].prune_sql is None
 
 
 def test_null_vectors_still_appear_when_every_row_is_needed(conn) -> None:

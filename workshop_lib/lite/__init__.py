@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from .connection import LiteConnection, LiteCursor
+from .connection import LiteConnection
+from .cursor import LiteCursor
 from .errors import LiteDatabaseError, LiteNotSupportedError
 from .text import Lexer
 

@@ -1,4 +1,4 @@
-"""A python-oracledb-shaped connection and cursor over SQLite, speaking Oracle SQL.
+"""A python-oracledb-shaped connection over SQLite, speaking Oracle SQL (the cursor is in cursor.py).
 
 Each schema is one SQLite file under ``<WORKSHOP_HOME>/lite``; the connecting
 user's schema is ``main`` and the others (SUPPLYCHAIN, ...) are attached under
@@ -11,6 +11,11 @@ and looked up per row by rowid.
 
 Transactions follow Oracle: DML opens a transaction that ``commit()`` ends;
 DDL commits implicitly (except inside the lite-only ``atomic()`` block).
+
+The cursor lives in cursor.py and reaches the connection through its
+``CursorHost`` protocol; what the connection derives from the data (plans,
+table versions, vector matrices, text indexes, embeddings) lives in one
+:class:`~workshop_lib.lite.caches.DerivedCaches`, ``conn.caches``.
 """
 
 from __future__ import annotations
@@ -18,41 +23,31 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
-import oracledb
 
 from . import catalog, functions, guard
-from .ddl import execute_ddl, is_ddl, new_schema_of
+from .caches import DerivedCaches
+from .cursor import LiteCursor
+from .ddl import is_ddl
 from .error_catalogue import (
-    ERR_BINDS_TWO_WAYS, ERR_BIND_COUNT, ERR_BIND_MISSING, ERR_BIND_TYPE, ERR_CANNOT_UPDATE_TO_NULL,
-    ERR_CHILD_RECORD_FOUND, ERR_CURSOR_CLOSED, ERR_EXECUTEMANY_NEEDS_DML, ERR_FETCH_OUT_OF_SEQUENCE,
-    ERR_MODEL_DOES_NOT_EXIST, ERR_NOT_CONNECTED, ERR_TEXT_NULL_QUERY, ERR_TEXT_QUERY, ERR_UNKNOWN_BIND,
-    ERR_UNSUPPORTED_CALLPROC, ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_PLSQL, ERR_USER_NOT_ATTACHED,
-    ERR_VECTOR_DIMENSIONS, error, from_function_error, from_sqlite,
+    ERR_CANNOT_UPDATE_TO_NULL, ERR_CHILD_RECORD_FOUND, ERR_MODEL_DOES_NOT_EXIST, ERR_NOT_CONNECTED,
+    ERR_TEXT_NULL_QUERY, ERR_TEXT_QUERY, ERR_UNSUPPORTED_PLSQL, ERR_USER_NOT_ATTACHED, ERR_VECTOR_DIMENSIONS,
+    error, from_function_error, from_sqlite,
 )
 from .errors import LiteError
 from .translate import Context, Plan, translate
-from .values import adapt_bind, convert_out, encode_vector, is_vector_blob, vector_as_numpy
+from .values import encode_vector, is_vector_blob, vector_as_numpy
 
 if TYPE_CHECKING:
     from .text import Lexer
 
 LITE_VERSION = "23.0.0.0.0"     # the Oracle release whose SQL lite speaks
 KNOWN_SCHEMAS = ("SUPPLYCHAIN",)  # attached up front, so DDL on them works inside atomic()
-_EMBED_CACHE_SIZE = 20_000
 _EMBED_BATCH = 64
-
-_DB_TYPES = {
-    "NUMBER": oracledb.DB_TYPE_NUMBER, "BINARY_DOUBLE": oracledb.DB_TYPE_BINARY_DOUBLE,
-    "VARCHAR2": oracledb.DB_TYPE_VARCHAR, "CHAR": oracledb.DB_TYPE_CHAR, "CLOB": oracledb.DB_TYPE_CLOB,
-    "DATE": oracledb.DB_TYPE_DATE, "TIMESTAMP": oracledb.DB_TYPE_TIMESTAMP, "JSON": oracledb.DB_TYPE_JSON,
-    "VECTOR": oracledb.DB_TYPE_VECTOR, "BLOB": oracledb.DB_TYPE_BLOB, "SDO_GEOMETRY": oracledb.DB_TYPE_OBJECT,
-}
 
 
 class LiteConnection:
@@ -81,15 +76,11 @@ class LiteConnection:
             self.attach(path.stem)
         catalog.install_views(self._con, self.username)
         self._udf_error: BaseException | None = None
-        self._plans: dict[str, Plan | str] = {}
+        self.caches = DerivedCaches(self._data_version)
         self._slot = 0
-        self._versions: dict[tuple[str, str], int] = {}
-        self._matrices: dict[tuple[str, str, str], tuple[Any, np.ndarray, np.ndarray, np.ndarray]] = {}
-        self._text_indexes: dict[tuple[str, str, str], tuple[Any, Any, dict[int, int]]] = {}
         self._vd: dict[int, dict[int, float]] = {}
         self._vd_candidates: dict[int, str] = {}
         self._ctx: dict[int, dict[int, int]] = {}
-        self._embed_cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self._atomic_depth = 0
         self._closed = False
         functions.register(self._con, self._record_udf_error, {
@@ -102,7 +93,7 @@ class LiteConnection:
         self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot)
 
     # ------------------------------------------------------------------ python-oracledb surface
-    def cursor(self) -> "LiteCursor":
+    def cursor(self) -> LiteCursor:
         """A new cursor (python-oracledb: ``connection.cursor()``)."""
         self._check_open()
         return LiteCursor(self)
@@ -120,7 +111,7 @@ class LiteConnection:
         with self._lock:
             if self._con.in_transaction and self._atomic_depth == 0:
                 self._con.execute("ROLLBACK")
-                self._bump_all()
+                self.caches.invalidate_all()
 
     def close(self) -> None:
         """Close the connection; uncommitted work is rolled back, as in Oracle."""
@@ -174,8 +165,7 @@ class LiteConnection:
                 self._atomic_depth -= 1
                 if self._atomic_depth == 0:
                     self._con.execute("ROLLBACK")
-                    self._bump_all()
-                    self._plans.clear()
+                    self.caches.invalidate_all(definitions=True)
                 raise
             else:
                 self._atomic_depth -= 1
@@ -196,7 +186,7 @@ class LiteConnection:
                 "MODEL_SIZE = excluded.MODEL_SIZE, COMMENTS = excluded.COMMENTS",
                 (self.username, model, mining_function, algorithm, str(path),
                  functions.sysdate(), size, comments))
-            self._embed_cache = OrderedDict((k, v) for k, v in self._embed_cache.items() if k[0] != model)
+            self.caches.forget_model(model)
 
     def model_path(self, name: str) -> str | None:
         """File of a registered model, or None."""
@@ -242,22 +232,17 @@ class LiteConnection:
     def _db(self, owner: str) -> str:
         return "main" if owner == self.username else owner
 
-    def _bump(self, owner: str, table: str) -> None:
-        key = (owner, table)
-        self._versions[key] = self._versions.get(key, 0) + 1
+    def _data_version(self, owner: str) -> int:
+        """SQLite's data_version of ``owner``'s file: it moves when another connection commits to it."""
+        return self._con.execute(f'PRAGMA "{self._db(owner)}".data_version').fetchone()[0]
 
-    def _bump_all(self) -> None:
-        for key in list(self._versions):
-            self._versions[key] += 1
-        self._matrices.clear()
-        self._text_indexes.clear()
-
-    def _version_key(self, owner: str, table: str) -> tuple[int, int]:
-        data_version = self._con.execute(f'PRAGMA "{self._db(owner)}".data_version').fetchone()[0]
-        return self._versions.get((owner, table), 0), data_version
+    @property
+    def _embed_cache(self) -> Any:
+        """The embedding cache (benchmarks/bench_retrieval.py clears it so every run embeds)."""
+        return self.caches.embeddings
 
     def _plan(self, sql: str) -> Plan | str:
-        cached = self._plans.get(sql)
+        cached = self.caches.plan(sql)
         if cached is not None:
             return cached
         guard.check(sql)
@@ -267,9 +252,7 @@ class LiteConnection:
             raise error(ERR_UNSUPPORTED_PLSQL)
         else:
             plan = translate(sql, self._context)
-        if len(self._plans) > 2000:
-            self._plans.clear()
-        self._plans[sql] = plan
+        self.caches.keep_plan(sql, plan)
         return plan
 
     # -- embeddings
@@ -280,7 +263,7 @@ class LiteConnection:
         return self._model_runner(path)
 
     def _embed_texts(self, model: str, texts: Sequence[str]) -> None:
-        todo = [t for t in dict.fromkeys(texts) if t is not None and (model, t) not in self._embed_cache]
+        todo = [t for t in dict.fromkeys(texts) if t is not None and not self.caches.has_embedding(model, t)]
         if not todo:
             return
         embedder = self._embedder(model)
@@ -288,29 +271,27 @@ class LiteConnection:
             chunk = todo[start:start + _EMBED_BATCH]
             vectors = embedder.embed(chunk)
             for text, vec in zip(chunk, vectors):
-                self._embed_cache[(model, text)] = encode_vector(np.asarray(vec, dtype=np.float32))
-        while len(self._embed_cache) > _EMBED_CACHE_SIZE:
-            self._embed_cache.popitem(last=False)
+                self.caches.keep_embedding(model, text, encode_vector(np.asarray(vec, dtype=np.float32)))
+        self.caches.trim_embeddings()
 
     def _vector_embedding(self, model: str, text: Any) -> bytes | None:
         if text is None:
             return None
         text = str(text)
-        key = (model, text)
-        blob = self._embed_cache.get(key)
+        blob = self.caches.embedding(model, text)
         if blob is None:
             self._embed_texts(model, [text])
-            blob = self._embed_cache[key]
+            blob = self.caches.embedding(model, text)
         return blob
 
     # -- slots
     def _matrix(self, owner: str, table: str, column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(rowids, vectors, vector norms) of a VECTOR column, cached until the table changes."""
         key = (owner, table, column)
-        version = self._version_key(owner, table)
-        cached = self._matrices.get(key)
-        if cached is not None and cached[0] == version:
-            return cached[1], cached[2], cached[3]
+        version = self.caches.version(owner, table)
+        cached = self.caches.matrices.current(key, version)
+        if cached is not None:
+            return cached
         rows = self._con.execute(
             f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}" WHERE "{column}" IS NOT NULL').fetchall()
         rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -324,7 +305,7 @@ class LiteConnection:
         else:
             matrix = np.zeros((0, 0), dtype=np.float32)
         norms = np.linalg.norm(matrix, axis=1) if matrix.size else np.zeros(0, dtype=np.float32)
-        self._matrices[key] = (version, rowids, matrix, norms)
+        self.caches.matrices.put(key, version, (rowids, matrix, norms))
         return rowids, matrix, norms
 
     def _scalar(self, expr_sql: str, binds: dict[str, Any]) -> Any:
@@ -383,15 +364,17 @@ class LiteConnection:
         if query is None:
             raise error(ERR_TEXT_NULL_QUERY)
         key = (owner, table, column)
-        version = self._version_key(owner, table)
-        cached = self._text_indexes.get(key)
-        if cached is None or cached[0] != version:
-            self._text_indexes.pop(key, None)   # a failed sync must not leave a half-updated index cached
+        version = self.caches.version(owner, table)
+        texts = self.caches.text_indexes
+        current = texts.current(key, version)
+        if current is None:
+            previous = texts.stale(key)
+            texts.discard(key)   # a failed sync must not leave a half-updated index cached
             rows = self._con.execute(f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}"').fetchall()
-            index, fingerprints = _sync_text_index(lambda: TextIndex(self._lexer), None if cached is None else cached[1:], rows)
-            self._text_indexes[key] = (version, index, fingerprints)
+            index, fingerprints = _sync_text_index(lambda: TextIndex(self._lexer), previous, rows)
+            texts.put(key, version, (index, fingerprints))
         else:
-            index = cached[1]
+            index = current[0]
         try:
             return index.search(str(query))
         except TextQueryError as exc:
@@ -455,305 +438,3 @@ def _sync_text_index(new_index: Callable[[], Any], cached: tuple[Any, dict[int, 
     index = new_index()
     index.rebuild(rows)
     return index, fresh
-
-
-class _RowFailed(Exception):
-    """executemany(): row ``index`` failed with ``cause``; the rows before it stay applied, as in Oracle."""
-
-    def __init__(self, cause: sqlite3.Error, index: int):
-        super().__init__(str(cause))
-        self.cause, self.index = cause, index
-
-
-def _shown(bind: str) -> str:
-    """A bind name as the learner wrote it (``:1`` rather than the internal ``:P__1``)."""
-    return ":" + (bind[3:] if bind.startswith("P__") else bind.lower())
-
-
-class LiteCursor:
-    """Cursor with python-oracledb's surface (execute, fetch*, description, rowcount, ...)."""
-
-    def __init__(self, connection: LiteConnection):
-        self.connection = connection
-        self.arraysize = 100
-        self.prefetchrows = 2
-        self.rowcount = -1
-        self.description: list[tuple] | None = None
-        self._rows: sqlite3.Cursor | None = None
-        self._types: list[str | None] = []
-        self._closed = False
-
-    # -- context manager / iteration
-    def __enter__(self) -> "LiteCursor":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __iter__(self) -> Iterator[tuple]:
-        while True:
-            row = self.fetchone()
-            if row is None:
-                return
-            yield row
-
-    def _check_open(self) -> None:
-        self.connection._check_open()
-        if self._closed:
-            raise error(ERR_CURSOR_CLOSED)
-
-    def close(self) -> None:
-        """Close the cursor."""
-        self._rows = None
-        self._closed = True
-
-    def setinputsizes(self, *args: Any, **kwargs: Any) -> None:
-        """Accepted for compatibility; lite infers bind types from the values."""
-
-    def var(self, *args: Any, **kwargs: Any) -> None:
-        raise error(ERR_UNSUPPORTED_OUT_BINDS)
-
-    def callproc(self, name: str, *args: Any, **kwargs: Any) -> None:
-        raise error(ERR_UNSUPPORTED_CALLPROC, name=name)
-
-    # -- execution
-    def _bind_dict(self, plan: Plan, parameters: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-        if parameters is not None and kwargs:
-            raise error(ERR_BINDS_TWO_WAYS)
-        values = kwargs if parameters is None else parameters
-        if isinstance(values, dict):
-            given = {}
-            for key, value in values.items():
-                name = str(key).upper().lstrip(":")
-                given[f"P__{name}" if name.isdigit() else name] = value
-        elif isinstance(values, (list, tuple)):
-            if len(values) != len(plan.binds):
-                raise error(ERR_BIND_COUNT, expected=len(plan.binds), binds=", ".join(_shown(b) for b in plan.binds),
-                                given=len(values))
-            given = dict(zip(plan.binds, values))
-        else:
-            raise TypeError("parameters must be a dict, a list or a tuple")
-        missing = [b for b in plan.binds if b not in given]
-        if missing:
-            raise error(ERR_BIND_MISSING, binds=", ".join(_shown(m) for m in missing))
-        extra = [k for k in given if k not in plan.binds]
-        if extra:
-            raise error(ERR_UNKNOWN_BIND, names=", ".join(extra).lower())
-        try:
-            return {k: adapt_bind(v) for k, v in given.items()}
-        except (TypeError, ValueError) as exc:
-            raise error(ERR_BIND_TYPE, detail=exc) from None
-
-    def execute(self, statement: str, parameters: Any = None, **kwargs: Any) -> "LiteCursor | None":
-        """Run one Oracle SQL statement with named binds (dict, sequence or keyword arguments)."""
-        self._check_open()
-        conn = self.connection
-        with conn._lock:
-            plan = conn._plan(statement)
-            self._rows, self.description, self._types = None, None, []
-            if plan == "DDL":
-                self._run_ddl(statement)
-                return None
-            assert isinstance(plan, Plan)
-            binds = self._bind_dict(plan, parameters, kwargs)
-            try:
-                if plan.prefetch:
-                    conn._prefetch(plan, [binds])
-                conn._fill_slots(plan, binds)
-                if plan.kind == "SELECT":
-                    self._rows = conn._con.execute(plan.sql[0], binds)
-                    self._describe(plan)
-                    self.rowcount = 0
-                    return self
-                self._dml(plan, [binds])
-            except sqlite3.Error as exc:
-                conn._raise(exc, kind=plan.kind)
-            return None
-
-    def executemany(self, statement: str, parameters: Sequence[Any], **kwargs: Any) -> None:
-        """Run one DML statement for each set of binds (VECTOR_EMBEDDING inputs are embedded in batches).
-
-        As with python-oracledb, a failing row stops the batch: the rows before it stay applied
-        (uncommitted) and the error's ``offset`` is the failing row's index.
-        """
-        self._check_open()
-        conn = self.connection
-        with conn._lock:
-            plan = conn._plan(statement)
-            if plan == "DDL" or not isinstance(plan, Plan) or plan.kind == "SELECT":
-                raise error(ERR_EXECUTEMANY_NEEDS_DML)
-            rows = [self._bind_dict(plan, p, {}) for p in parameters]
-            if not rows:
-                self.rowcount = 0
-                return
-            try:
-                if plan.prefetch:
-                    conn._prefetch(plan, rows)
-                if plan.vector_slots or plan.text_slots:
-                    total = 0
-                    for index, binds in enumerate(rows):
-                        conn._fill_slots(plan, binds)
-                        try:
-                            self._dml(plan, [binds])
-                        except sqlite3.Error as exc:
-                            self.rowcount = total
-                            raise _RowFailed(exc, index) from None
-                        total += self.rowcount
-                    self.rowcount = total
-                else:
-                    self._dml(plan, rows)
-            except _RowFailed as failed:
-                conn._raise(failed.cause, offset=failed.index, kind=plan.kind)
-            except sqlite3.Error as exc:
-                conn._raise(exc, kind=plan.kind)
-
-    def _dml(self, plan: Plan, rows: list[dict[str, Any]]) -> None:
-        conn = self.connection
-        con = conn._con
-        if not con.in_transaction:
-            con.execute("BEGIN")
-        con.execute("SAVEPOINT lite_stmt")
-        total = 0
-        try:
-            if len(rows) == 1 or len(plan.sql) > 1:
-                for index, row in enumerate(rows):
-                    total += self._dml_row(plan, row, index, len(rows) > 1)
-            else:
-                try:
-                    total = con.executemany(plan.sql[0], rows).rowcount
-                except sqlite3.Error:
-                    # Oracle array DML keeps the rows before the failing one and reports its offset:
-                    # undo the batch and replay it row by row to find that row.
-                    con.execute("ROLLBACK TO lite_stmt")
-                    total = 0
-                    for index, row in enumerate(rows):
-                        total += self._dml_row(plan, row, index, True)
-                    raise
-        except _RowFailed:
-            con.execute("RELEASE lite_stmt")
-            raise
-        except BaseException:
-            # Statement-level atomicity, as in Oracle: the failing statement leaves no trace.
-            con.execute("ROLLBACK TO lite_stmt")
-            con.execute("RELEASE lite_stmt")
-            raise
-        finally:
-            self.rowcount = total
-        con.execute("RELEASE lite_stmt")
-        if plan.target:
-            conn._bump(*plan.target)
-        if conn.autocommit:
-            conn.commit()
-
-    def _dml_row(self, plan: Plan, row: dict[str, Any], index: int, many: bool) -> int:
-        """Run one row's statements; with ``many``, a failure undoes only this row and raises _RowFailed."""
-        con = self.connection._con
-        if not many:
-            return sum(con.execute(sql, row).rowcount for sql in plan.sql)
-        con.execute("SAVEPOINT lite_row")
-        try:
-            count = sum(con.execute(sql, row).rowcount for sql in plan.sql)
-        except sqlite3.Error as exc:
-            con.execute("ROLLBACK TO lite_row")
-            con.execute("RELEASE lite_row")
-            if plan.target:
-                self.connection._bump(*plan.target)
-            raise _RowFailed(exc, index) from None
-        con.execute("RELEASE lite_row")
-        return count
-
-    def _run_ddl(self, statement: str) -> None:
-        conn = self.connection
-        con = conn._con
-        in_atomic = conn._atomic_depth > 0
-        try:
-            if not in_atomic:
-                if con.in_transaction:
-                    con.execute("COMMIT")  # Oracle commits pending work before DDL
-                schema = new_schema_of(statement, conn.username)
-                if schema:
-                    conn.attach(schema)  # SQLite cannot ATTACH inside the transaction opened next
-                con.execute("BEGIN")
-            result = execute_ddl(conn, statement, conn._context)
-            if not in_atomic:
-                con.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if not in_atomic and con.in_transaction:
-                con.execute("ROLLBACK")
-            conn._raise(exc)
-            return
-        except BaseException:
-            if not in_atomic and con.in_transaction:
-                con.execute("ROLLBACK")
-            raise
-        conn._plans.clear()
-        if result.owner and result.table:
-            conn._bump(result.owner, result.table)
-            for key in [k for k in conn._text_indexes if k[:2] == (result.owner, result.table)]:
-                conn._text_indexes.pop(key)
-        self.rowcount = 0
-
-    def _describe(self, plan: Plan) -> None:
-        assert self._rows is not None
-        names = tuple(c[0] for c in self._rows.description or ())
-        cached = plan.described.get(names)
-        if cached is None:
-            types: list[str | None] = []
-            described = []
-            for i, raw_name in enumerate(names):
-                if i < len(plan.columns) and (not plan.star or len(plan.columns) == len(names)):
-                    name, typ = plan.columns[i]
-                else:
-                    name, typ = raw_name.upper(), None
-                types.append(typ)
-                described.append((name, _DB_TYPES.get(typ or "", oracledb.DB_TYPE_VARCHAR), None, None, None, None,
-                                  True))
-            cached = plan.described[names] = (described, types)
-        self.description = list(cached[0])
-        self._types = cached[1]
-
-    # -- fetching
-    def _convert(self, row: tuple) -> tuple:
-        types = self._types
-        return tuple(convert_out(v, types[i] if i < len(types) else None) for i, v in enumerate(row))
-
-    def fetchone(self) -> tuple | None:
-        """Next row, or None when the result is exhausted."""
-        self._check_open()
-        if self._rows is None:
-            raise error(ERR_FETCH_OUT_OF_SEQUENCE)
-        try:
-            row = self._rows.fetchone()
-        except sqlite3.Error as exc:
-            self.connection._raise(exc)
-            return None
-        if row is None:
-            return None
-        self.rowcount += 1
-        return self._convert(row)
-
-    def fetchmany(self, size: int | None = None) -> list[tuple]:
-        """Up to ``size`` (default ``arraysize``) more rows."""
-        self._check_open()
-        if self._rows is None:
-            raise error(ERR_FETCH_OUT_OF_SEQUENCE)
-        try:
-            rows = self._rows.fetchmany(size or self.arraysize)
-        except sqlite3.Error as exc:
-            self.connection._raise(exc)
-            return []
-        self.rowcount += len(rows)
-        return [self._convert(r) for r in rows]
-
-    def fetchall(self) -> list[tuple]:
-        """All remaining rows."""
-        self._check_open()
-        if self._rows is None:
-            raise error(ERR_FETCH_OUT_OF_SEQUENCE)
-        try:
-            rows = self._rows.fetchall()
-        except sqlite3.Error as exc:
-            self.connection._raise(exc)
-            return []
-        self.rowcount += len(rows)
-        return [self._convert(r) for r in rows]

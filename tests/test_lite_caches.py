@@ -1,0 +1,119 @@
+"""The seam between the lite cursor, the connection and its derived caches (lite/caches.py, lite/cursor.py)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import workshop_lib.lite as lite_pkg
+from workshop_lib.backends.lite import connect_lite as connect
+from workshop_lib.lite import LiteConnection, LiteCursor
+from workshop_lib.lite.caches import DerivedCaches
+from workshop_lib.lite.cursor import LiteCursor as CursorClass
+
+LITE = Path(lite_pkg.__file__).parent
+
+
+def _caches() -> DerivedCaches:
+    return DerivedCaches(lambda owner: 7)
+
+
+def test_a_write_makes_the_tables_derived_values_stale_and_only_that_tables() -> None:
+    caches = _caches()
+    caches.keep_plan("SELECT 1 FROM dual", "P")
+    caches.matrices.put(("A", "T", "V"), caches.version("A", "T"), ("rowids", "matrix", "norms"))
+    caches.matrices.put(("A", "U", "V"), caches.version("A", "U"), ("u",))
+    before = caches.version("A", "T")
+    caches.invalidate("A", "T")
+    assert caches.version("A", "T") != before and caches.version("A", "T")[1] == 7
+    assert caches.matrices.current(("A", "T", "V"), caches.version("A", "T")) is None
+    assert caches.matrices.stale(("A", "T", "V")) == ("rowids", "matrix", "norms")  # kept: only stale
+    assert caches.matrices.current(("A", "U", "V"), caches.version("A", "U")) == ("u",)
+    assert caches.plan("SELECT 1 FROM dual") == "P"  # rows changed, statements mean the same
+
+
+def test_ddl_drops_every_plan_and_the_tables_derived_values() -> None:
+    caches = _caches()
+    caches.keep_plan("q", "P")
+    caches.text_indexes.put(("A", "T", "C"), caches.version("A", "T"), ("index", {}))
+    caches.text_indexes.put(("A", "U", "C"), caches.version("A", "U"), ("other", {}))
+    caches.invalidate("A", "T", definition=True)
+    assert caches.plans == {}
+    assert caches.text_indexes.stale(("A", "T", "C")) is None
+    assert caches.text_indexes.stale(("A", "U", "C")) == ("other", {})
+    caches.keep_plan("q", "P")
+    caches.invalidate(None, None, definition=True)  # CREATE USER: no table, plans still go
+    assert caches.plans == {}
+
+
+def test_a_rollback_makes_everything_stale() -> None:
+    caches = _caches()
+    caches.invalidate("A", "T")
+    caches.keep_plan("q", "P")
+    caches.matrices.put(("A", "T", "V"), caches.version("A", "T"), ("m",))
+    before = caches.version("A", "T")
+    caches.invalidate_all()
+    assert caches.version("A", "T") != before and caches.matrices.stale(("A", "T", "V")) is None
+    assert caches.plan("q") == "P"
+    caches.invalidate_all(definitions=True)  # atomic() rolled back DDL too
+    assert caches.plans == {}
+
+
+def test_embeddings_are_bounded_and_forgotten_per_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    import workshop_lib.lite.caches as caches_module
+
+    monkeypatch.setattr(caches_module, "EMBED_CACHE_SIZE", 2)
+    caches = _caches()
+    for text in ("a", "b", "c"):
+        caches.keep_embedding("M", text, text.encode())
+    caches.keep_embedding("N", "a", b"n")
+    caches.trim_embeddings()
+    assert list(caches.embeddings) == [("M", "c"), ("N", "a")]
+    caches.forget_model("M")
+    assert not caches.has_embedding("M", "c") and caches.embedding("N", "a") == b"n"
+
+
+def test_the_connection_reports_writes_ddl_and_rollbacks_to_its_caches(tmp_path: Path) -> None:
+    conn: LiteConnection = connect(tmp_path, "AGENT")
+    try:
+        cur = conn.cursor()
+        assert isinstance(cur, LiteCursor) and LiteCursor is CursorClass
+        cur.execute("CREATE TABLE t (id NUMBER PRIMARY KEY, body VARCHAR2(100))")
+        start = conn.caches.version("AGENT", "T")
+        cur.execute("INSERT INTO t (id, body) VALUES (:1, :2)", [1, "one"])
+        assert conn.caches.version("AGENT", "T") != start and conn.caches.plans
+        after_insert = conn.caches.version("AGENT", "T")
+        conn.rollback()
+        assert conn.caches.version("AGENT", "T") != after_insert
+        cur.execute("CREATE INDEX t_ctx ON t (body) INDEXTYPE IS CTXSYS.CONTEXT")
+        assert conn.caches.plans == {}
+        cur.execute("INSERT INTO t (id, body) VALUES (2, 'container ships')")
+        cur.execute("SELECT id FROM t WHERE CONTAINS(body, :q, 1) > 0", q="ships")
+        assert cur.fetchall() == [(2,)]
+        assert conn.caches.text_indexes.stale(("AGENT", "T", "BODY")) is not None
+        cur.execute("TRUNCATE TABLE t")  # DDL on the table drops its text index
+        assert conn.caches.text_indexes.stale(("AGENT", "T", "BODY")) is None
+    finally:
+        conn.close()
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            found.add(("." * node.level) + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_the_cursor_module_does_not_import_the_connection_and_edits_no_cache() -> None:
+    source = (LITE / "cursor.py").read_text()
+    assert ".connection" not in _imports(LITE / "cursor.py")
+    for attribute in ("plans", "versions", "matrices", "text_indexes", "embeddings"):
+        assert f"caches.{attribute}" not in source
+    for private in ("_plans", "_versions", "_matrices", "_text_indexes", "_embed_cache", "_bump", "._con."):
+        assert private not in source
+
