@@ -256,6 +256,115 @@ def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:
     return node.this, unit_name
 
 
+# --------------------------------------------------------------------------- one-to-one rewrites
+
+def rename_func(name: str, *positional: str, optional: tuple[str, ...] = ()) -> Callable[[exp.Expression], exp.Expression]:
+    """sqlglot's ``rename_func`` for lite: ``node`` becomes ``name(<positional args>, <optional args>)``.
+
+    ``positional`` names the node's arguments always passed; ``optional`` names
+    further ones passed up to the last one given, NULL for the gaps (the ora_*
+    functions use their defaults).
+    """
+    def rewrite(node: exp.Expression) -> exp.Expression:
+        return _anon(name, *(node.args.get(arg) for arg in positional), *_optional_args(node, *optional))
+    return rewrite
+
+
+def _with_if_given(name: str, arg: str) -> Callable[[exp.Expression], exp.Expression]:
+    """``name(this [, <arg>])``: the argument is passed only when written."""
+    return lambda node: _anon(name, node.this, *([node.args[arg]] if node.args.get(arg) else []))
+
+
+def _date_of_literal(node: exp.Expression) -> exp.Expression:
+    if not (isinstance(node.this, exp.Literal) and node.this.is_string):
+        raise error(ERR_UNSUPPORTED_DATE_OF_EXPRESSION)
+    return date_literal(node.this.this, "YYYY-MM-DD")
+
+
+def _greatest_least(node: exp.Expression) -> exp.Expression:
+    args = [node.this, *node.expressions]
+    if len(args) == 1:
+        return args[0]
+    # SQLite's multi-argument max()/min() return NULL when any argument is NULL, as Oracle does.
+    return _anon("max" if isinstance(node, exp.Greatest) else "min", *args)
+
+
+def _pad(node: exp.Expression) -> exp.Expression:
+    fn = "ora_lpad" if node.args.get("is_left") else "ora_rpad"
+    return _anon(fn, node.this, node.expression,
+                 *([node.args["fill_pattern"]] if node.args.get("fill_pattern") else []))
+
+
+def _instr(node: exp.Expression) -> exp.Expression:
+    args = [node.this, node.args["substr"]]
+    if node.args.get("position"):
+        args.append(node.args["position"])
+    if node.args.get("occurrence"):
+        args.append(node.args["occurrence"])
+    return _anon("ora_instr", *args)
+
+
+def _str_to(fn: str) -> Callable[[exp.Expression], exp.Expression]:
+    """TO_DATE / TO_TIMESTAMP: the format, when given, as the Oracle model text."""
+    return lambda node: _anon(fn, node.this, *([exp.Literal.string(_oracle_model(node))]
+                                               if node.args.get("format") else []))
+
+
+def _to_char(node: exp.Expression) -> exp.Expression:
+    fmt = node.args.get("format")
+    return _anon("ora_to_char", node.this, fmt if fmt is not None else exp.Null())
+
+
+def _trunc_date(node: exp.Expression) -> exp.Expression:
+    unit = node.args.get("unit")
+    return _anon("ora_trunc_date", node.this, unit if unit is not None else exp.Literal.string("DD"))
+
+
+_REGEXP_SUBSTR_ARGS = ("position", "occurrence", "parameters", "group")
+
+#: sqlglot node class -> its SQLite form, for rewrites that need only the node itself (sqlglot's
+#: Generator.TRANSFORMS). Rewrites that need scopes, types or slots stay in the Translator.
+TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression]] = {
+    exp.CurrentTimestamp: lambda node: _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp"),
+    exp.Systimestamp: lambda node: _anon("ora_systimestamp"),
+    exp.Localtimestamp: lambda node: _anon("ora_systimestamp"),
+    exp.CurrentDate: lambda node: _anon("ora_sysdate"),
+    exp.StrToDate: _str_to("ora_to_date"),
+    exp.StrToTime: _str_to("ora_to_timestamp"),
+    exp.DateStrToDate: _date_of_literal,
+    exp.ToChar: _to_char,
+    exp.TimeToStr: _to_char,
+    exp.ToNumber: _with_if_given("ora_to_number", "format"),
+    exp.DateTrunc: _trunc_date,
+    exp.TimestampTrunc: _trunc_date,
+    exp.Trunc: _with_if_given("ora_trunc", "decimals"),
+    exp.AddMonths: rename_func("ora_add_months", "this", "expression"),
+    exp.MonthsBetween: rename_func("ora_months_between", "this", "expression"),
+    exp.LastDay: rename_func("ora_last_day", "this"),
+    exp.Initcap: rename_func("ora_initcap", "this"),
+    exp.RegexpLike: rename_func("ora_regexp_like", "this", "expression", optional=("flag",)),
+    exp.RegexpSubstr: rename_func("ora_regexp_substr", "this", "expression", optional=_REGEXP_SUBSTR_ARGS),
+    exp.RegexpExtract: rename_func("ora_regexp_substr", "this", "expression", optional=_REGEXP_SUBSTR_ARGS),
+    exp.RegexpReplace: rename_func("ora_regexp_replace", "this", "expression",
+                                   optional=("replacement", "position", "occurrence", "modifiers")),
+    exp.RegexpCount: rename_func("ora_regexp_count", "this", "expression", optional=("position", "parameters")),
+    exp.Greatest: _greatest_least,
+    exp.Least: _greatest_least,
+    exp.JSONExists: lambda node: _anon("ora_json_exists", node.this,
+                                       exp.Literal.string(_json_path_text(node.args.get("path")))),
+    exp.Pad: _pad,
+    exp.StrPosition: _instr,
+}
+
+
+def _transform_for(node: exp.Expression) -> Callable[[exp.Expression], exp.Expression] | None:
+    for cls in type(node).__mro__:
+        transform = TRANSFORMS.get(cls)
+        if transform is not None:
+            return transform
+    return None
+
+
 class Translator:
     """Translate one parsed Oracle statement into a Plan."""
 
@@ -804,57 +913,9 @@ class Translator:
             if isinstance(returning, exp.Expression) and returning.sql(dialect=Oracle).upper().startswith(("NUMBER", "DECIMAL")):
                 return exp.Cast(this=call, to=exp.DataType.build("DOUBLE"))
             return call
-        if isinstance(node, exp.CurrentTimestamp):
-            return _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp")
-        if isinstance(node, (exp.Systimestamp, exp.Localtimestamp)):
-            return _anon("ora_systimestamp")
-        if isinstance(node, exp.CurrentDate):
-            return _anon("ora_sysdate")
-        if isinstance(node, (exp.StrToDate, exp.StrToTime)):
-            fn = "ora_to_date" if isinstance(node, exp.StrToDate) else "ora_to_timestamp"
-            return _anon(fn, node.this, *([exp.Literal.string(_oracle_model(node))] if node.args.get("format") else []))
-        if isinstance(node, exp.DateStrToDate):
-            if not (isinstance(node.this, exp.Literal) and node.this.is_string):
-                raise error(ERR_UNSUPPORTED_DATE_OF_EXPRESSION)
-            return date_literal(node.this.this, "YYYY-MM-DD")
-        if isinstance(node, (exp.ToChar, exp.TimeToStr)):
-            fmt = node.args.get("format")
-            return _anon("ora_to_char", node.this, fmt if fmt is not None else exp.Null())
-        if isinstance(node, exp.ToNumber):
-            return _anon("ora_to_number", node.this, *([node.args["format"]] if node.args.get("format") else []))
-        if isinstance(node, (exp.DateTrunc, exp.TimestampTrunc)):
-            unit = node.args.get("unit")
-            return _anon("ora_trunc_date", node.this, unit if unit is not None else exp.Literal.string("DD"))
-        if isinstance(node, exp.Trunc):
-            return _anon("ora_trunc", node.this, *([node.args["decimals"]] if node.args.get("decimals") else []))
-        if isinstance(node, exp.AddMonths):
-            return _anon("ora_add_months", node.this, node.expression)
-        if isinstance(node, exp.MonthsBetween):
-            return _anon("ora_months_between", node.this, node.expression)
-        if isinstance(node, exp.LastDay):
-            return _anon("ora_last_day", node.this)
-        if isinstance(node, exp.Initcap):
-            return _anon("ora_initcap", node.this)
-        if isinstance(node, exp.RegexpLike):
-            return _anon("ora_regexp_like", node.this, node.expression,
-                         *([node.args["flag"]] if node.args.get("flag") else []))
-        if isinstance(node, (exp.RegexpSubstr, exp.RegexpExtract)):
-            return _anon("ora_regexp_substr", node.this, node.expression,
-                         *_optional_args(node, "position", "occurrence", "parameters", "group"))
-        if isinstance(node, exp.RegexpReplace):
-            return _anon("ora_regexp_replace", node.this, node.expression,
-                         *_optional_args(node, "replacement", "position", "occurrence", "modifiers"))
-        if isinstance(node, exp.RegexpCount):
-            return _anon("ora_regexp_count", node.this, node.expression,
-                         *_optional_args(node, "position", "parameters"))
-        if isinstance(node, (exp.Greatest, exp.Least)):
-            args = [node.this, *node.expressions]
-            if len(args) == 1:
-                return args[0]
-            # SQLite's multi-argument max()/min() return NULL when any argument is NULL, as Oracle does.
-            return _anon("max" if isinstance(node, exp.Greatest) else "min", *args)
-        if isinstance(node, exp.JSONExists):
-            return _anon("ora_json_exists", node.this, exp.Literal.string(_json_path_text(node.args.get("path"))))
+        transform = _transform_for(node)
+        if transform is not None:
+            return transform(node)
         if isinstance(node, exp.Fetch):
             options = node.args.get("limit_options")
             if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
@@ -867,17 +928,6 @@ class Translator:
             if parts[1] in ("YEAR", "MONTH"):
                 raise error(ERR_UNSUPPORTED_YM_INTERVAL)
             return _anon("ora_interval", parts[0], exp.Literal.string(parts[1]))
-        if isinstance(node, exp.Pad):
-            fn = "ora_lpad" if node.args.get("is_left") else "ora_rpad"
-            args = [node.this, node.expression] + ([node.args["fill_pattern"]] if node.args.get("fill_pattern") else [])
-            return _anon(fn, *args)
-        if isinstance(node, exp.StrPosition):
-            args = [node.this, node.args["substr"]]
-            if node.args.get("position"):
-                args.append(node.args["position"])
-            if node.args.get("occurrence"):
-                args.append(node.args["occurrence"])
-            return _anon("ora_instr", *args)
         if isinstance(node, exp.Extract):
             unit = node.this.name.upper()
             if unit not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
