@@ -59,6 +59,25 @@ def test_second_bootstrap_changes_nothing(settings, bootstrapped):
     assert status["text index"] == "skipped"
 
 
+def test_second_bootstrap_leaves_working_passwords_alone(settings, bootstrapped):
+    """ADB refuses a reused password (ORA-28007): a re-run must not re-set one that logs in."""
+    if not settings.admin_password:
+        pytest.skip("needs ORACLE_ADMIN_PASSWORD to read DBA_USERS.PASSWORD_CHANGE_DATE")
+    sql = ("SELECT username, password_change_date FROM dba_users "
+           "WHERE username IN (:s, :a) ORDER BY username")
+    admin = connect_admin(settings)
+    try:
+        with admin.cursor() as cur:
+            cur.execute(sql, s=SCHEMA, a=settings.oracle_user.upper())
+            before = cur.fetchall()
+        assert bootstrap(settings, echo=print).ok
+        with admin.cursor() as cur:
+            cur.execute(sql, s=SCHEMA, a=settings.oracle_user.upper())
+            assert cur.fetchall() == before
+    finally:
+        admin.close()
+
+
 def test_agent_holds_least_privileges(agent):
     with agent.cursor() as cur:
         cur.execute("SELECT privilege FROM session_privs")

@@ -108,6 +108,9 @@ class FakeOracle:
         self.fail_dba_views = False
         self.index_syncs = True
         self.race_create_user = False
+        self.passwords: dict[str, str] = {}
+        self.password_history: dict[str, list[str]] = {}
+        self.refuse_reuse = False   # Autonomous Database's profile: ORA-28007 on a reused password
 
     # statements run (DDL/DCL) by a user, in order
     def ddl(self, user: str | None = None) -> list[str]:
@@ -128,13 +131,22 @@ class FakeOracle:
             return [("USERS",)]
         if "FROM USER_TABLESPACES" in u:
             return [("AUTO",)]
-        if m := re.match(r'CREATE USER "(\w+)"', s):
+        if m := re.match(r'CREATE USER "(\w+)" IDENTIFIED BY "([^"]*)"', s):
             if self.race_create_user:
                 self.users.add(m.group(1))
                 raise OraError("ORA-01920: user name 'X' conflicts with another user or role name")
             self.users.add(m.group(1))
+            self.passwords[m.group(1)] = m.group(2)
+            self.password_history.setdefault(m.group(1), []).append(m.group(2))
             return []
-        if re.match(r'ALTER USER "(\w+)"', s):
+        if m := re.match(r'ALTER USER "(\w+)" IDENTIFIED BY "([^"]*)"', s):
+            name, password = m.groups()
+            if self.refuse_reuse and password in self.password_history.get(name, []):
+                raise OraError("ORA-28007: the password cannot be reused")
+            self.passwords[name] = password
+            self.password_history.setdefault(name, []).append(password)
+            return []
+        if re.match(r'ALTER USER "(\w+)" DEFAULT TABLESPACE "\w+" QUOTA \w+ ON "\w+" ACCOUNT UNLOCK$', s):
             return []
         if m := re.match(r'GRANT ([\w ]+?) TO "(\w+)"$', s):
             what, grantee = m.groups()
@@ -296,9 +308,43 @@ def test_user_ddl_has_tablespace_bounded_quota_and_quoted_password():
     create = P.create_user_sql("agent", pw, "users")
     assert create == (f'CREATE USER "AGENT" IDENTIFIED BY "{pw}" DEFAULT TABLESPACE "USERS" '
                       f'QUOTA {P.DEFAULT_QUOTA} ON "USERS"')
-    alter = P.alter_user_sql("AGENT", pw, "DATA", "500M")
-    assert alter.endswith('QUOTA 500M ON "DATA" ACCOUNT UNLOCK') and alter.startswith('ALTER USER "AGENT"')
+    alter = P.alter_user_sql("AGENT", "DATA", "500M")
+    assert alter == 'ALTER USER "AGENT" DEFAULT TABLESPACE "DATA" QUOTA 500M ON "DATA" ACCOUNT UNLOCK'
+    assert "IDENTIFIED" not in alter, "bringing a user in line must not re-set its password (ORA-28007 on ADB)"
+    assert P.password_sql("agent", pw) == f'ALTER USER "AGENT" IDENTIFIED BY "{pw}" ACCOUNT UNLOCK'
     assert pw not in P.redact(create) and "IDENTIFIED BY ********" in P.redact(create)
+
+
+@pytest.mark.parametrize("env, target", [
+    ({}, "oracle"),
+    ({"ORACLE_DSN": "dbhost.example.com:1521/ORCLPDB1"}, "oracle"),
+    ({"ORACLE_DSN": "mydb_low", "ORACLE_WALLET_DIR": "/wallet"}, "adb"),
+    ({"ORACLE_DSN": "mydb_tp"}, "adb"),
+    ({"ORACLE_DSN": "(description=(address=(protocol=tcps)(host=adb.eu-frankfurt-1.oraclecloud.com)"
+                    "(port=1522))(connect_data=(service_name=x_mydb_high.adb.oraclecloud.com)))"}, "adb"),
+    ({"ORACLE_ADMIN_USER": "ADMIN"}, "adb"),
+])
+def test_password_target_is_read_from_the_settings(env, target):
+    assert P.password_target(settings_for(**env)) == target
+
+
+@pytest.mark.parametrize("password, oracle_ok, adb_ok", [
+    ("Kq7mPw2xLt9vBn", True, True),
+    ("abcdefgh", True, False),                 # 8 characters: Free yes, ADB no (12-30)
+    ("abcdefgh1234", True, False),             # no upper-case letter
+    ("ABCDEFGH1234", True, False),             # no lower-case letter
+    ("Abcdefghijkl", True, False),             # no digit
+    ("Abcdefgh1234" * 3, True, False),         # 36 characters: over ADB's 30
+    ("Ab1" + "x" * 1021, True, False),         # 1024 bytes: Oracle's maximum
+    ("Ab1" + "x" * 1022, False, False),        # 1025 bytes
+])
+def test_passwords_are_validated_per_target(password, oracle_ok, adb_ok):
+    for target, ok in (("oracle", oracle_ok), ("adb", adb_ok)):
+        if ok:
+            assert P.validate_password(password, "AGENT", target) == password
+        else:
+            with pytest.raises(ConfigError):
+                P.validate_password(password, "AGENT", target)
 
 
 @pytest.mark.parametrize("name", ['AGENT"; DROP USER SYSTEM --', "1AGENT", "", "A B", "X" * 129])
@@ -339,20 +385,63 @@ def test_generated_passwords_meet_oracle_and_adb_rules():
 
 # --------------------------------------------------------------------------- bootstrap steps
 
-def test_ensure_user_creates_then_updates():
+def _login(db):
+    return lambda user, password: db.passwords.get(user) == password
+
+
+def test_ensure_user_creates_then_leaves_a_working_password_alone():
     db = FakeOracle()
     admin = FakeConnection(db, "SYSTEM")
-    assert B.ensure_user(admin, "agent", "Kq7mPw2xLt9vBn", "USERS") == "created"
-    assert B.ensure_user(admin, "AGENT", "Kq7mPw2xLt9vBn", "USERS") == "updated"
+    assert B.ensure_user(admin, "agent", "Kq7mPw2xLt9vBn", "USERS", can_login=_login(db)) == "created"
+    assert B.ensure_user(admin, "AGENT", "Kq7mPw2xLt9vBn", "USERS",
+                         can_login=_login(db)) == "exists, password unchanged"
     ddl = db.ddl()
-    assert ddl[0].startswith('CREATE USER "AGENT"') and ddl[1].startswith('ALTER USER "AGENT"')
+    assert ddl[0].startswith('CREATE USER "AGENT"')
+    assert ddl[1] == P.alter_user_sql("AGENT", "USERS") and len(ddl) == 2
+    assert db.password_history["AGENT"] == ["Kq7mPw2xLt9vBn"], "the password was set once"
+
+
+def test_ensure_user_sets_the_password_only_when_it_does_not_log_in_or_on_reset():
+    db = FakeOracle()
+    admin = FakeConnection(db, "SYSTEM")
+    db.users.add("AGENT")
+    db.passwords["AGENT"] = "OldPassword123x"                 # someone else's, or expired
+    assert B.ensure_user(admin, "AGENT", "Kq7mPw2xLt9vBn", "USERS",
+                         can_login=_login(db)).startswith("password set from .env")
+    assert db.ddl()[-1] == P.password_sql("AGENT", "Kq7mPw2xLt9vBn")
+    assert B.ensure_user(admin, "AGENT", "Kq7mPw2xLt9vBn", "USERS",
+                         can_login=_login(db)) == "exists, password unchanged"
+    assert B.ensure_user(admin, "AGENT", "Nw8rTq3zLp5vBm", "USERS", can_login=_login(db),
+                         reset_password=True) == "password reset from .env"
+    assert db.passwords["AGENT"] == "Nw8rTq3zLp5vBm"
+
+
+def test_ensure_user_explains_a_reused_password_on_adb():
+    db = FakeOracle()
+    db.refuse_reuse = True
+    admin = FakeConnection(db, "SYSTEM")
+    db.users.add("AGENT")
+    db.password_history["AGENT"] = ["Kq7mPw2xLt9vBn"]
+    db.passwords["AGENT"] = "Expired0000000x"
+    with pytest.raises(B.OracleSetupError) as info:
+        B.ensure_user(admin, "AGENT", "Kq7mPw2xLt9vBn", "DATA", can_login=_login(db), target="adb")
+    assert info.value.diagnosis.code == "ORA-28007" and "new password" in info.value.diagnosis.fix
+    assert "Kq7mPw2xLt9vBn" not in str(info.value)
+
+
+def test_ensure_user_refuses_an_adb_password_before_any_sql():
+    db = FakeOracle()
+    with pytest.raises(ConfigError):
+        B.ensure_user(FakeConnection(db, "SYSTEM"), "AGENT", "short1Aabc", "DATA", target="adb")
+    assert db.log == []
 
 
 def test_ensure_user_survives_a_concurrent_create():
     db = FakeOracle()
     db.race_create_user = True
-    assert B.ensure_user(FakeConnection(db, "SYSTEM"), "AGENT", "Kq7mPw2xLt9vBn", "USERS") == "updated"
-    assert db.ddl()[-1].startswith('ALTER USER "AGENT"')
+    assert B.ensure_user(FakeConnection(db, "SYSTEM"), "AGENT", "Kq7mPw2xLt9vBn", "USERS",
+                         can_login=lambda u, p: True) == "exists, password unchanged"
+    assert db.ddl()[-1].startswith('ALTER USER "AGENT" DEFAULT TABLESPACE')
 
 
 def test_role_grants_only_what_is_missing_and_fall_back_without_dba_views():
@@ -405,7 +494,7 @@ def fake_world(monkeypatch):
 
     def connect_as(settings, user, password, **kw):
         assert password, f"no password for {user}"
-        if user.upper() not in db.users:
+        if user.upper() not in db.users or db.passwords.get(user.upper(), password) != password:
             raise OraError("ORA-01017: invalid credential or not authorized; logon denied")
         return FakeConnection(db, user)
 
@@ -462,12 +551,35 @@ def test_bootstrap_is_idempotent_and_never_prints_passwords(fake_world):
     assert statuses["seed SUPPLYCHAIN"] == "skipped" and statuses["text index"] == "skipped"
     assert statuses["embedding model"] == "skipped" and statuses["memory tables"] == "skipped"
     new = db.ddl()[ddl_before:]
-    # Only idempotent statements on a re-run: ALTER USER (password from .env), object grants, probe.
+    # Only idempotent statements on a re-run: ALTER USER (tablespace, quota, unlock), object grants, probe.
     assert all(s.startswith(("ALTER USER", "GRANT SELECT ON", "INSERT INTO", "DELETE FROM")) for s in new), new
+    assert not any("IDENTIFIED BY" in s for s in new), "a re-run must not re-set unchanged passwords"
     printed = "\n".join(out) + first.to_json() + second.summary()
     for pw in (settings.oracle_password, settings.supplychain_password, settings.admin_password):
         assert pw not in printed
     assert json.loads(second.to_json())["ok"] is True
+
+
+def test_second_setup_on_adb_keeps_the_passwords_and_succeeds(fake_world):
+    db, _ = fake_world
+    db.refuse_reuse = True            # ADB: a reused password is ORA-28007
+    settings = settings_for(ORACLE_DSN="mydb_low", ORACLE_WALLET_DIR="/wallet", ORACLE_ADMIN_USER="ADMIN")
+    assert B.bootstrap(settings, echo=lambda m: None).ok
+    assert B.bootstrap(settings, echo=lambda m: None).ok
+    assert db.password_history == {"SUPPLYCHAIN": [settings.supplychain_password],
+                                   "AGENT": [settings.oracle_password]}
+    with pytest.raises(B.OracleSetupError) as info:
+        B.bootstrap(settings, echo=lambda m: None, reset_passwords=True)   # same password again
+    assert info.value.diagnosis.code == "ORA-28007"
+
+
+def test_setup_refuses_a_password_adb_would_refuse_before_touching_the_database(fake_world):
+    db, _ = fake_world
+    settings = settings_for(ORACLE_DSN="mydb_low", ORACLE_WALLET_DIR="/wallet", ORACLE_PASSWORD="alllowercase123")
+    with pytest.raises(B.OracleSetupError) as info:
+        B.bootstrap(settings, echo=lambda m: None)
+    assert info.value.step == "settings" and "upper-case" in str(info.value)
+    assert db.log == []
 
 
 def test_bootstrap_recovers_from_a_half_finished_run(fake_world):

@@ -1,7 +1,9 @@
-"""``python -m workshop_lib.oracle wait [--timeout S]``: wait for the database (devcontainer scripts).
+"""``python -m workshop_lib.oracle wait|setup``: wait for the database, or run setup with Oracle-only options.
 
 The ``workshop`` CLI is the interface for people; this entry point exists so
-.devcontainer/wait-for-db.sh needs nothing but the package.
+.devcontainer/wait-for-db.sh needs nothing but the package, and for
+``setup --reset-passwords`` (set both users' passwords from .env even when
+they still log in - normally setup leaves a working password alone).
 """
 
 from __future__ import annotations
@@ -21,7 +23,21 @@ def main(argv: list[str] | None = None) -> int:
     wait = sub.add_parser("wait", help="wait until the Oracle database accepts logins")
     wait.add_argument("--timeout", type=float, default=300.0, help="seconds before giving up")
     wait.add_argument("--interval", type=float, default=5.0, help="seconds between attempts")
+    setup = sub.add_parser("setup", help="workshop setup --backend oracle, with Oracle-only options")
+    setup.add_argument("--reseed", action="store_true", help="re-run the seed")
+    setup.add_argument("--reset-passwords", action="store_true",
+                       help="set SUPPLYCHAIN's and AGENT's passwords from .env even when they log in")
     args = parser.parse_args(argv)
+    if args.command == "setup":
+        from .bootstrap import bootstrap
+
+        try:
+            report = bootstrap(load_settings(backend="oracle"), echo=lambda m: print(m, flush=True),
+                               reseed=args.reseed, reset_passwords=args.reset_passwords)
+        except WorkshopError as exc:
+            print(f"ERROR: {exc}", file=sys.stderr)
+            return 1
+        return 0 if report.ok else 1
     try:
         wait_for_database(load_settings(backend="oracle"), args.timeout,
                           lambda message: print(message, flush=True), interval_s=args.interval)

@@ -151,20 +151,66 @@ def default_tablespace(conn: Any) -> str:
 
 
 def ensure_user(conn: Any, user: str, password: str, tablespace: str,
-                quota: str = P.DEFAULT_QUOTA) -> str:
-    """Create ``user`` or, when it exists, reset its password/tablespace/quota; return what happened."""
+                quota: str = P.DEFAULT_QUOTA, *, can_login: Callable[[str, str], bool] | None = None,
+                reset_password: bool = False, target: str = "oracle") -> str:
+    """Create ``user``, or bring an existing one in line; return what happened.
+
+    The password is validated for ``target`` (``oracle`` or ``adb``) before any
+    SQL. An existing user gets its tablespace, quota and ``ACCOUNT UNLOCK``;
+    its password is set only when ``reset_password`` is asked for or when
+    ``can_login(user, password)`` says the password from .env does not log in
+    (wrong or expired). Re-setting an unchanged password on every run would
+    fail on Autonomous Database with ORA-28007 (reused, or changed within 24
+    hours); when a needed reset is refused that way the error says to choose a
+    new password.
+    """
     name = P.validate_identifier(user, "user name")
+    P.validate_password(password, name, target)
     exists = int(_scalar(conn, P.USER_EXISTS_SQL, {"name": name}) or 0) > 0
     if not exists:
         try:
-            _execute(conn, P.create_user_sql(name, password, tablespace, quota))
+            _execute(conn, P.create_user_sql(name, password, tablespace, quota, target))
             return "created"
         except Exception as exc:
             # ORA-01920: created meanwhile (another run); fall through to ALTER.
             if not _has_code(exc, "ORA-01920"):
                 raise
-    _execute(conn, P.alter_user_sql(name, password, tablespace, quota))
-    return "updated"
+    _execute(conn, P.alter_user_sql(name, tablespace, quota))
+    if not reset_password and (can_login is None or can_login(name, password)):
+        return "exists, password unchanged"
+    try:
+        _execute(conn, P.password_sql(name, password, target))
+    except Exception as exc:
+        if _has_code(exc, "ORA-28007"):
+            raise OracleSetupError("users and privileges", Diagnosis(
+                "ORA-28007",
+                f"The password in .env for {name} does not log in, and the database refused to set it "
+                "again: it was used before (Autonomous Database keeps the last four and refuses a "
+                "change within 24 hours).",
+                f"put a new password for {name} in .env (12-30 characters with upper, lower and a digit "
+                "on Autonomous Database) and re-run `workshop setup`.",
+            )) from exc
+        raise
+    return "password reset from .env" if reset_password else "password set from .env (the old one did not log in)"
+
+
+def login_probe(settings: Any) -> Callable[[str, str], bool]:
+    """``can_login(user, password)`` for :func:`ensure_user`: True when the login succeeds.
+
+    A wrong (ORA-01017) or expired (ORA-28001) password is False; any other
+    error (the database down, say) is raised.
+    """
+    def can_login(user: str, password: str) -> bool:
+        try:
+            conn = connect_as(settings, user, password, tcp_connect_timeout=10)
+        except Exception as exc:  # noqa: BLE001 - classified below
+            if _has_code(exc, "ORA-01017", "ORA-28001"):
+                return False
+            raise
+        conn.close()
+        return True
+
+    return can_login
 
 
 def ensure_role_grants(conn: Any, user: str) -> list[str]:
@@ -356,13 +402,14 @@ def setup_agent_schema(settings: Any, user: str, password: str, steps: _Steps,
 # --- entry point -----------------------------------------------------------------
 
 def bootstrap(settings: Any, *, echo: Echo = print, reseed: bool = False,
-              wait_timeout_s: float = 180.0) -> BootstrapReport:
+              wait_timeout_s: float = 180.0, reset_passwords: bool = False) -> BootstrapReport:
     """Set up an Oracle database idempotently and return a report of what was done.
 
     See the module docstring for the steps. Admin credentials are optional: without
     ORACLE_ADMIN_PASSWORD the users are assumed to exist (an instructor or DBA
     created them) and only the schema-level steps run. ``reseed`` re-runs the
-    seed even when SUPPLYCHAIN is already populated. (Lite is set up by
+    seed even when SUPPLYCHAIN is already populated; ``reset_passwords`` sets
+    both users' passwords from .env even when they still log in. (Lite is set up by
     :meth:`workshop_lib.backends.lite.LiteBackend.setup`.) Raises
     :class:`OracleSetupError` (with cause and fix) on the first failed step.
     Passwords are never echoed.
@@ -371,7 +418,8 @@ def bootstrap(settings: Any, *, echo: Echo = print, reseed: bool = False,
     report = BootstrapReport(backend="oracle")
     steps = _Steps(report, echo)
     try:
-        _bootstrap_oracle(settings, steps, echo, reseed=reseed, wait_timeout_s=wait_timeout_s)
+        _bootstrap_oracle(settings, steps, echo, reseed=reseed, wait_timeout_s=wait_timeout_s,
+                          reset_passwords=reset_passwords)
     finally:
         report.seconds = time.monotonic() - started
     echo(report.summary())
@@ -379,12 +427,19 @@ def bootstrap(settings: Any, *, echo: Echo = print, reseed: bool = False,
 
 
 def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
-                      wait_timeout_s: float) -> None:
+                      wait_timeout_s: float, reset_passwords: bool = False) -> None:
     from .waiting import wait_for_database
+
+    target = P.password_target(settings)
 
     def check_settings() -> tuple[str, str]:
         settings.require_oracle(supplychain=True)
-        return "done", f"DSN {masked_dsn(settings.oracle_dsn)}"
+        if settings.admin_password:
+            # setup will create or alter these users: refuse a password the database would refuse
+            P.validate_password(settings.supplychain_password, SCHEMA, target)
+            P.validate_password(settings.oracle_password, P.validate_identifier(settings.oracle_user), target)
+        label = "Autonomous Database" if target == "adb" else "Oracle Database"
+        return "done", f"DSN {masked_dsn(settings.oracle_dsn)} ({label} password rules)"
 
     steps.run("settings", check_settings)
     steps.run("database reachable",
@@ -399,7 +454,8 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
                 parts = []
                 for user, password in ((SCHEMA, settings.supplychain_password),
                                        (agent, settings.oracle_password)):
-                    what = ensure_user(conn, user, password, tablespace)
+                    what = ensure_user(conn, user, password, tablespace, can_login=login_probe(settings),
+                                       reset_password=reset_passwords, target=target)
                     granted = ensure_role_grants(conn, user)
                     parts.append(f"{user} {what}" + (f", {len(granted)} grants added" if granted
                                                      else ", privileges already granted"))

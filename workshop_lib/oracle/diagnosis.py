@@ -95,7 +95,15 @@ DIAGNOSES: dict[str, tuple[str, str]] = {
     ),
     "ORA-28001": (
         "The password has expired.",
-        f"{_SETUP} (it resets the workshop users' passwords from .env).",
+        f"{_SETUP} with ORACLE_ADMIN_PASSWORD set: a password that no longer logs in is set again "
+        "from .env (on Autonomous Database put a new one in .env first: reusing it is ORA-28007).",
+    ),
+    "ORA-28007": (
+        "The database refused a password it has seen before for this user (Autonomous Database "
+        "keeps the last four and refuses a change within 24 hours).",
+        "put a new password for that user in .env (12-30 characters with upper, lower and a digit "
+        "on Autonomous Database) and re-run `workshop setup`; setup changes a password only when "
+        "the one in .env does not log in (or with `python -m workshop_lib.oracle setup --reset-passwords`).",
     ),
     "ORA-01033": (
         "The database is starting up or shutting down.",

@@ -89,6 +89,7 @@ def provision_learners(
 
     settings.require_oracle(admin=True, supplychain=True)
     names = learner_names(n, prefix)
+    target = P.password_target(settings)
     accounts: list[LearnerAccount] = []
     admin = connect_admin(settings)
     try:
@@ -97,11 +98,12 @@ def provision_learners(
             exists = int(_scalar(admin, P.USER_EXISTS_SQL, {"name": name}) or 0) > 0
             if not exists:
                 password = P.generate_password()
-                _execute(admin, P.create_user_sql(name, password, tablespace, LEARNER_QUOTA))
+                _execute(admin, P.create_user_sql(name, password, tablespace, LEARNER_QUOTA, target))
                 state = "created"
             elif reset_passwords:
                 password = P.generate_password()
-                _execute(admin, P.alter_user_sql(name, password, tablespace, LEARNER_QUOTA))
+                _execute(admin, P.alter_user_sql(name, tablespace, LEARNER_QUOTA))
+                _execute(admin, P.password_sql(name, password, target))
                 state = "password reset"
             else:
                 password = None
