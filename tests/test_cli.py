@@ -96,3 +96,43 @@ def test_two_setups_on_one_home_take_turns(tmp_path):
     t.join()
     assert order == ["first in", "first out", "second in"]
     assert any("another `workshop setup` is running" in line for line in said)
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:  # bound then released: nothing listens there afterwards
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("argv", [["provision", "--learners", "2"], ["model", "load", "--backend", "oracle"]])
+def test_unreachable_oracle_is_one_readable_line_without_secrets(
+        argv: list[str], home: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """python-oracledb's DPY-6005 reaches the top as cause + fix, exit 2, no traceback, no password."""
+    monkeypatch.chdir(home)
+    monkeypatch.setenv("WORKSHOP_NO_DOTENV", "1")
+    monkeypatch.setenv("ORACLE_DSN", f"127.0.0.1:{_closed_port()}/FREEPDB1")
+    for name, value in (("ORACLE_PASSWORD", "Agent_pw_123456"), ("SUPPLYCHAIN_PASSWORD", "Sc_pw_1234567"),
+                        ("ORACLE_ADMIN_PASSWORD", "Admin_pw_12345")):
+        monkeypatch.setenv(name, value)
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "DPY-6005" in err and "Fix:" in err and "ORACLE_DSN" in err
+    assert "Traceback" not in captured.err + captured.out
+    assert not any(pw in captured.err + captured.out for pw in ("Agent_pw", "Sc_pw", "Admin_pw"))
+
+
+def test_a_doctor_fix_never_points_back_at_the_doctor() -> None:
+    """An error the diagnosis table does not know still gets a fix that is not `workshop doctor`."""
+    from workshop_lib.oracle.doctor import guard
+
+    def broken():
+        raise RuntimeError("something nobody planned for")
+
+    check = guard("example", broken)
+    assert not check.ok and "something nobody planned for" in check.detail
+    assert "workshop doctor" not in check.fix and "workshop setup" in check.fix

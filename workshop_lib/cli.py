@@ -75,6 +75,13 @@ def _cmd_provision(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_database_error(exc: BaseException) -> bool:
+    """True for python-oracledb's errors (unreachable database, refused login, ORA-nnnnn)."""
+    import oracledb
+
+    return isinstance(exc, oracledb.Error)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
     parser = argparse.ArgumentParser(prog="workshop", description="Oracle AI Database retrieval workshop")
@@ -126,6 +133,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except WorkshopError as exc:
         print(f"workshop {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a database error reaching the top: one readable line, never a traceback
+        if not _is_database_error(exc):
+            raise
+        from .config import redact
+        from .oracle.diagnosis import diagnose
+
+        try:
+            settings: object = load_settings(backend=getattr(args, "backend", None))
+        except WorkshopError:
+            settings = None
+        print(f"workshop {args.command}: {redact(str(diagnose(exc)), settings)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -99,7 +99,12 @@ def guard(name: str, fn: Callable[[], Check]) -> Check:
         return fn()
     except Exception as exc:  # noqa: BLE001 - turning errors into advice is the point
         d = diagnose(exc)
-        return Check(name, False, f"{d.code + ': ' if d.code else ''}{d.cause}", d.fix)
+        fix = d.fix
+        if "workshop doctor" in fix:
+            # the doctor is what is running: a fix that says "run workshop doctor" would point back at itself
+            fix = ("run `workshop setup` (idempotent; it repairs what it can), then this check again; "
+                   "if the message stays, see docs/troubleshooting.md.")
+        return Check(name, False, f"{d.code + ': ' if d.code else ''}{d.cause}", fix)
 
 
 # --- checks shared by both backends ----------------------------------------------
