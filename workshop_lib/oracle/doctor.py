@@ -311,8 +311,8 @@ def _doctor_oracle(settings: Any) -> DoctorReport:
         settings.require_oracle()
     except Exception as exc:  # noqa: BLE001
         report.checks.append(Check("settings", False, str(exc),
-                                   "copy .env.example to .env and fill it in (the devcontainer "
-                                   "generates it for you)."))
+                                   "copy .env.example to .env in the workshop's top folder (next to "
+                                   "README.md) and fill it in; the devcontainer generates it for you."))
         return report
     report.checks.append(Check("settings", True, f"DSN {masked_dsn(settings.oracle_dsn)}, user {settings.oracle_user}"))
     try:
