@@ -36,7 +36,7 @@ class LearnerAccount:
     created: bool = True
 
     def env_text(self) -> str:
-        """The .env lines this learner pastes next to the notebooks."""
+        """The .env lines this learner pastes into .env in the workshop's top folder."""
         lines = ["WORKSHOP_BACKEND=oracle", f"ORACLE_DSN={self.dsn}", f"ORACLE_USER={self.username}"]
         lines.append(f"ORACLE_PASSWORD={self.password}" if self.password else
                      "ORACLE_PASSWORD=<unchanged - use the password you were given before>")
@@ -148,7 +148,7 @@ def connection_sheet(accounts: Sequence[LearnerAccount]) -> str:
     :func:`write_connection_sheet` to a file only the instructor can read.
     """
     lines = ["# Workshop connection sheet", "",
-             "Each learner: put these lines in a file named `.env` next to the notebooks "
+             "Each learner: put these lines in a file named `.env` in the workshop's top folder (next to README.md) "
              "(or export them), then run `workshop doctor`.", "",
              "| User | Password | DSN |", "|---|---|---|"]
     for a in accounts:
