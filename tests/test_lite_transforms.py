@@ -45,3 +45,111 @@ def test_each_rewrite_yields_the_lite_function_and_oracles_value(conn: LiteConne
         assert str(got).startswith(value[:10])
     else:
         assert got == value
+
+
+# --------------------------------------------------------------------------- named passes (transforms.PASSES)
+
+import inspect  # noqa: E402
+
+import oracledb  # noqa: E402
+
+from workshop_lib.lite import transforms  # noqa: E402
+from workshop_lib.lite.translate import parse  # noqa: E402
+
+
+def test_every_pass_is_a_documented_function_of_one_node() -> None:
+    assert len(transforms.PASSES) >= 10
+    for rewrite in transforms.PASSES:
+        assert rewrite.__doc__ and len(rewrite.__doc__.split()) >= 8, rewrite.__name__
+        assert list(inspect.signature(rewrite).parameters) == ["node"], rewrite.__name__
+        # a pass leaves a node it is not about unchanged (the same object)
+        other = exp.Literal.number(7)
+        assert rewrite(other) is other
+
+
+def test_preprocess_chains_passes_in_order() -> None:
+    seen: list[str] = []
+
+    def first(node: exp.Expression) -> exp.Expression:
+        seen.append("first:" + node.sql())
+        return exp.Literal.number(2) if isinstance(node, exp.Literal) else node
+
+    def second(node: exp.Expression) -> exp.Expression:
+        seen.append("second:" + node.sql())
+        return node
+
+    out = transforms.preprocess([first, second])(exp.Literal.number(1))
+    assert out.sql() == "2" and seen == ["first:1", "second:2"]
+
+
+def test_unsupported_args_refuses_before_the_pass_runs() -> None:
+    tree = parse("SELECT 1 FROM dual FETCH FIRST 10 PERCENT ROWS ONLY")
+    fetch = tree.find(exp.Fetch)
+    with pytest.raises(oracledb.DatabaseError) as info:
+        transforms.fetch_first_rows_only(fetch)
+    assert info.value.args[0].full_code == "ORA-03001" and "PERCENT" in info.value.args[0].message
+    plain = parse("SELECT 1 FROM dual FETCH FIRST 10 ROWS ONLY").find(exp.Fetch)
+    assert transforms.fetch_first_rows_only(plain) is plain
+
+
+def test_merge_pass_yields_oracle_update_then_insert() -> None:
+    merge = parse("MERGE INTO t USING src s ON (t.id = s.id) "
+                  "WHEN MATCHED THEN UPDATE SET t.a = s.a WHERE s.a > 0 "
+                  "WHEN NOT MATCHED THEN INSERT (id, a) VALUES (s.id, s.a) WHERE s.a < 9")
+    update, insert = transforms.merge_to_update_insert(merge)
+    assert isinstance(update, exp.Update) and isinstance(insert, exp.Insert)
+    assert update.sql() == 'UPDATE t AS "T" SET t.a = s.a FROM src AS "S" WHERE t.id = s.id AND (s.a > 0)'
+    assert insert.sql() == ('INSERT INTO t ("ID", "A") SELECT s.id, s.a FROM src AS "S" '
+                            'WHERE NOT EXISTS(SELECT 1 FROM t AS "T" WHERE t.id = s.id) AND (s.a < 9)')
+
+
+@pytest.mark.parametrize("clause", [
+    "WHEN MATCHED AND s.a > 0 THEN UPDATE SET t.a = s.a",          # not Oracle's MERGE syntax
+    "WHEN MATCHED THEN DELETE",
+])
+def test_merge_pass_refuses_other_clauses(clause: str) -> None:
+    merge = parse(f"MERGE INTO t USING src s ON (t.id = s.id) {clause}")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        transforms.merge_to_update_insert(merge)
+    assert info.value.args[0].full_code == "ORA-03001" and "MERGE" in info.value.args[0].message
+
+
+def test_merge_update_and_insert_where_clauses_filter_rows(conn: LiteConnection) -> None:
+    # Oracle's merge_update_clause and merge_insert_clause each take a WHERE (Oracle SQL Reference, MERGE)
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE merge_t (id NUMBER PRIMARY KEY, a VARCHAR2(10), d DATE)")
+    cur.executemany("INSERT INTO merge_t (id, a) VALUES (:1, :2)", [(1, "x"), (2, "y")])
+    source = [(1, "one"), (2, "two"), (3, "three"), (4, "four")]
+    union = " UNION ALL ".join(f"SELECT {i} id, '{a}' a FROM dual" for i, a in source)
+    cur.execute(f"MERGE INTO merge_t t USING ({union}) s ON (t.id = s.id) "
+                "WHEN MATCHED THEN UPDATE SET t.a = s.a, t.d = '05-MAR-21' WHERE s.id > 1 "
+                "WHEN NOT MATCHED THEN INSERT (id, a) VALUES (s.id, s.a) WHERE s.id < 4")
+    # expected by hand: 1 fails the update WHERE, 2 is updated, 3 inserted, 4 fails the insert WHERE
+    assert cur.rowcount == 2
+    cur.execute("SELECT id, a, TO_CHAR(d, 'YYYY-MM-DD') FROM merge_t ORDER BY id")
+    assert cur.fetchall() == [(1, "x", None), (2, "two", "2021-03-05"), (3, "three", None)]
+    conn.rollback()
+    cur.execute("DROP TABLE merge_t")
+
+
+def test_update_set_date_from_nls_string(conn: LiteConnection) -> None:
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE upd_d (id NUMBER, d DATE)")
+    cur.execute("INSERT INTO upd_d VALUES (1, NULL)")
+    cur.execute("UPDATE upd_d SET d = '07-JUN-45' WHERE id = 1")
+    cur.execute("SELECT TO_CHAR(d, 'YYYY-MM-DD') FROM upd_d")
+    assert cur.fetchone() == ("2045-06-07",)   # RR: 45 < 50 is this century
+    cur.execute("DROP TABLE upd_d")
+
+
+@pytest.mark.parametrize("sql, code", [
+    ("SELECT NUMTODSINTERVAL(5, unit) FROM (SELECT 'HOUR' unit FROM dual)", "ORA-03001"),
+    ("SELECT NUMTODSINTERVAL(5) FROM dual", "ORA-00909"),
+    ("SELECT NUMTODSINTERVAL(5, 'WEEK') FROM dual", "ORA-01760"),
+    ("SELECT SYSDATE + NUMTODSINTERVAL(5, UPPER('hour')) FROM dual", "ORA-03001"),
+])
+def test_numtodsinterval_with_a_unit_lite_cannot_read_is_an_oracle_error(conn: LiteConnection, sql: str,
+                                                                          code: str) -> None:
+    with pytest.raises(oracledb.DatabaseError) as info:
+        conn.cursor().execute(sql)
+    assert info.value.args[0].full_code == code

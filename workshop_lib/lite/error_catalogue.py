@@ -118,6 +118,7 @@ ERR_NOT_ENOUGH_VALUES = ErrorSpec(947, "not enough values")
 ERR_INCONSISTENT_DATATYPES = ErrorSpec(932, "inconsistent datatypes: expected {expected} got {got}")
 ERR_INVALID_DATATYPE = ErrorSpec(902, "invalid datatype for column {column}")
 ERR_ILLEGAL_FUNCTION_ARGUMENT = ErrorSpec(1760, "illegal argument for function {function} ({unit})")
+ERR_WRONG_NUMBER_OF_ARGUMENTS = ErrorSpec(909, "invalid number of arguments ({function})")
 ERR_INVALID_INTERVAL = ErrorSpec(1867, "the interval is invalid")
 ERR_NOT_ENOUGH_ARGUMENTS = ErrorSpec(938, "not enough arguments for function {function}")
 ERR_VECTOR_DIMENSIONS = ErrorSpec(51808, "VECTOR_DISTANCE of vectors with {left} and {right} dimensions")
@@ -247,6 +248,9 @@ ERR_UNSUPPORTED_ROWNUM = _unsupported("ROWNUM", "use FETCH FIRST n ROWS ONLY (wi
 ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION = _unsupported("an INTERVAL span with a non-literal value")
 ERR_UNSUPPORTED_INTERVAL_SPAN = _unsupported("INTERVAL ... {first} TO {last}")
 ERR_UNSUPPORTED_INTERVAL_UNIT = _unsupported("INTERVAL unit {unit}")
+ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION = _unsupported(
+    "{function} with a unit that is not a string literal",
+    "write the unit as a literal: {function}(n, 'HOUR'); lite chooses the arithmetic when it translates")
 ERR_UNSUPPORTED_YM_INTERVAL = _unsupported("INTERVAL YEAR TO MONTH outside date arithmetic",
                                            "add it to a date: d + INTERVAL '1' MONTH, or use ADD_MONTHS")
 ERR_UNSUPPORTED_NUMTOYMINTERVAL = _unsupported("NUMTOYMINTERVAL outside date arithmetic", "use ADD_MONTHS(date, n)")

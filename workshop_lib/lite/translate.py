@@ -1,20 +1,22 @@
-"""Oracle SQL -> SQLite SQL: small rewrites over sqlglot's AST.
+"""Oracle SQL -> SQLite SQL: the translator, for the rewrites that need scopes, types or slots.
 
-Each rewrite handles one Oracle construct SQLite lacks (in the spirit of
-sqlglot's own ``transforms`` module). The result is a :class:`Plan` (plan.py): the
-SQLite text, the bind names, the Oracle types of the result columns, and the
-"slots" whose values the connection computes once per execution with numpy or
-the text index (vector distances to a constant query vector, Oracle Text
-scores) instead of row by row. Column names and types come from scope.py.
-Plans are cached per statement text by the connection; DDL is executed by
-ddl.py, not here.
+Rewrites that need only the node itself live in transforms.py: the
+one-to-one ``TRANSFORMS`` table and the named structural passes
+(``transforms.PASSES``, chained like sqlglot's ``transforms.preprocess``;
+MERGE → UPDATE + INSERT is ``transforms.merge_to_update_insert``). What stays
+here needs to know what a column names or an expression's Oracle type
+(scope.py): DATE/TIMESTAMP arithmetic and comparisons, CAST, TO_CHAR of a
+datetime, values coerced to the column they are written to, object
+attributes, and the "slots" whose values the connection computes once per
+execution with numpy or the text index (vector distances to a constant query
+vector, Oracle Text scores). The result is a :class:`Plan` (plan.py). Plans
+are cached per statement text by the connection; DDL is executed by ddl.py.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Callable
 
 import sqlglot
 from sqlglot import exp
@@ -24,45 +26,25 @@ from .catalog import ColumnType
 from . import vector_topk
 from .dialect import Oracle, VectorEmbedding
 from .error_catalogue import (
-    ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER,
-    ERR_INVALID_INTERVAL, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE, ERR_MORE_THAN_ONE_STATEMENT,
-    ERR_NOT_ENOUGH_ARGUMENTS, ERR_NOT_ENOUGH_VALUES, ERR_PARSE, ERR_SCORE_WITHOUT_CONTAINS,
-    ERR_SPATIAL_INDEX_NEEDED, ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_COLUMN_NOT_INDEXED, ERR_TEXT_INVALID_LABEL,
-    ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
-    ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION,
-    ERR_UNSUPPORTED_DATE_OF_EXPRESSION, ERR_UNSUPPORTED_DISTANCE_FUNCTION, ERR_UNSUPPORTED_EXTRACT,
-    ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
-    ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS, ERR_UNSUPPORTED_MERGE_CLAUSE,
-    ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE,
-    ERR_UNSUPPORTED_STATEMENT_KIND, ERR_UNSUPPORTED_YM_INTERVAL, error, passthrough,
+    ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
+    ERR_MORE_THAN_ONE_STATEMENT, ERR_NOT_ENOUGH_ARGUMENTS, ERR_NOT_ENOUGH_VALUES, ERR_PARSE,
+    ERR_SCORE_WITHOUT_CONTAINS, ERR_SPATIAL_INDEX_NEEDED, ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_COLUMN_NOT_INDEXED,
+    ERR_TEXT_INVALID_LABEL, ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNSUPPORTED,
+    ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION, ERR_UNSUPPORTED_EXTRACT,
+    ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND, error,
 )
-from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model
 from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
 from .scope import (
-    DATETIME_TYPES, DICTIONARY_VIEWS, _DOTTED, Scope, Source, _source_for_table, build_scope, cte_sources,
+    DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
     infer_type, name_of, output_columns, table_ref,
 )
-from .values import format_datetime
+from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
+    TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _ancestors, _bottom_up, _has_column, _interval_parts,
+    date_literal, merge_to_update_insert, rewrite_node,
+)
 
 METRICS = {"COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "L2", "L2_SQUARED", "DOT", "MANHATTAN", "L1"}
 
-# Oracle functions that SQLite has under the same name and meaning.
-_NATIVE = {
-    "ABS", "CEIL", "FLOOR", "LENGTH", "LOWER", "UPPER", "LTRIM", "RTRIM", "TRIM", "REPLACE",
-    "SUBSTR", "ROUND", "SQRT", "EXP", "LN", "LOG", "POWER", "SIGN", "SIN", "COS", "TAN",
-    "COUNT", "SUM", "AVG", "MIN", "MAX", "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE", "LAG", "LEAD",
-    "FIRST_VALUE", "LAST_VALUE", "COALESCE", "NULLIF", "CUME_DIST", "PERCENT_RANK",
-}
-
-# Anonymous Oracle function -> lite SQLite function
-_RENAMES = {
-    "VECTOR_DISTANCE": "ora_vector_distance", "TO_VECTOR": "ora_to_vector", "VECTOR": "ora_to_vector",
-    "VECTOR_DIMENSION_COUNT": "ora_vector_dims", "VECTOR_NORM": "ora_vector_norm",
-    "SDO_GEOMETRY": "ora_sdo_geometry", "SDO_POINT_TYPE": "ora_sdo_point",
-    "SDO_WITHIN_DISTANCE": "ora_sdo_within_distance", "TRUNC": "ora_trunc",
-    "SDO_DIM_ARRAY": "ora_sdo_dim_array", "SDO_DIM_ELEMENT": "ora_sdo_dim_element",
-    "COSINE_DISTANCE": None, "INNER_PRODUCT": None,
-}
 
 
 class _NoCommandFallbackNoise(logging.Filter):
@@ -111,258 +93,6 @@ def parse(sql: str) -> exp.Expression:
     return statements[0]
 
 
-# --------------------------------------------------------------------------- rewrites
-
-def _anon(name: str, *args: exp.Expression) -> exp.Anonymous:
-    return exp.Anonymous(this=name, expressions=list(args))
-
-
-def _bottom_up(tree: exp.Expression, fn: Callable[[exp.Expression], exp.Expression]) -> exp.Expression:
-    """Apply ``fn`` to every node, children before parents, so rewrites nest (unlike a pruned pre-order walk)."""
-    root = tree
-    for node in reversed(list(tree.walk(bfs=False))):
-        new = fn(node)
-        if new is not node:
-            if node is root:
-                root = new
-            else:
-                node.replace(new)
-    return root
-
-
-def _oracle_model(node: exp.Expression) -> str:
-    """The Oracle format model of TO_DATE/TO_TIMESTAMP (sqlglot keeps it as strftime; map it back)."""
-    return Oracle().generator().format_time(node).strip("'")  # type: ignore[union-attr]
-
-
-def _json_path_text(path: exp.Expression | None) -> str:
-    return path.sql(dialect=Oracle).strip("'") if path is not None else "$"
-
-
-def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
-    """Positional arguments up to the last one given, NULL for the gaps (the SQL functions use defaults)."""
-    values = [node.args.get(n) for n in names]
-    while values and values[-1] is None:
-        values.pop()
-    return [v if v is not None else exp.Null() for v in values]
-
-
-def _ancestors(node: exp.Expression) -> list[exp.Expression]:
-    out = []
-    parent = node.parent
-    while parent is not None:
-        out.append(parent)
-        parent = parent.parent
-    return out
-
-
-def _has_column(node: exp.Expression) -> bool:
-    """True when ``node`` reads a column (a VECTOR_EMBEDDING model name is not a column)."""
-    for column in node.find_all(exp.Column):
-        parent = column.parent
-        if isinstance(parent, VectorEmbedding) and parent.this is column:
-            continue
-        return True
-    return False
-
-
-_SIMPLE_JSON_PATH = re.compile(r'^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$')
-
-
-def _native_json_value(doc: exp.Expression, path: str, *, trusted: bool) -> exp.Expression:
-    """JSON_VALUE with SQLite's C json functions: scalars as text, NULL for objects and arrays.
-
-    ``CASE json_type(doc, path) WHEN ... END`` parses the document once for the
-    type and once for the value. ``trusted`` documents come from a JSON column
-    (validated on write); others are checked with json_valid first, because
-    Oracle returns NULL (NULL ON ERROR) where SQLite would raise.
-    """
-    lit = exp.Literal.string(path)
-    case = exp.Case(
-        this=_anon("json_type", doc.copy(), lit.copy()),
-        ifs=[exp.If(this=exp.Literal.string(k), true=v) for k, v in (
-            ("object", exp.Null()), ("array", exp.Null()),
-            ("true", exp.Literal.string("true")), ("false", exp.Literal.string("false")))],
-        default=exp.Cast(this=_anon("json_extract", doc.copy(), lit.copy()), to=exp.DataType.build("TEXT")),
-    )
-    if trusted:
-        return case
-    return exp.Case(ifs=[exp.If(this=_anon("json_valid", doc.copy()), true=case)], default=exp.Null())
-
-
-def _string(node: exp.Expression) -> exp.Expression:
-    """Metric / model names are written as identifiers in Oracle; pass them as text."""
-    if isinstance(node, exp.Column) and not node.args.get("table"):
-        return exp.Literal.string(name_of(node.this))
-    return node
-
-
-_SDO_ATTRIBUTES = ("SDO_GTYPE", "SDO_SRID", "SDO_POINT.X", "SDO_POINT.Y", "SDO_POINT.Z")
-_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
-_DS_UNITS = ("DAY", "HOUR", "MINUTE", "SECOND")
-_DS_SECONDS = {"DAY": 86400.0, "HOUR": 3600.0, "MINUTE": 60.0, "SECOND": 1.0}
-
-
-def date_literal(text: str, model: str = NLS_DATE_FORMAT, *, timestamp: bool = False) -> exp.Literal:
-    """A datetime text checked against ``model`` at translation time, as a stored-form literal.
-
-    Oracle converts a string compared with or assigned to a DATE with
-    NLS_DATE_FORMAT (DD-MON-RR), so '2025-01-01' there is ORA-01861: lite
-    raises the same error rather than guessing.
-    """
-    try:
-        value = parse_datetime_model(text, model)
-    except FormatError as exc:
-        raise passthrough(exc.code, str(exc)[11:], ERR_DATE_LITERAL) from None
-    return exp.Literal.string(format_datetime(value, timestamp=timestamp))
-
-
-def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:
-    """(amount, unit) of an INTERVAL literal or NUMTODSINTERVAL/NUMTOYMINTERVAL call; units YEAR..SECOND."""
-    while isinstance(node, exp.Paren):
-        node = node.this
-    if isinstance(node, exp.Anonymous) and node.name.upper() in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL") \
-            and len(node.expressions) == 2 and isinstance(node.expressions[1], exp.Literal):
-        unit = node.expressions[1].this.upper()
-        if unit not in (_DS_UNITS if node.name.upper() == "NUMTODSINTERVAL" else ("YEAR", "MONTH")):
-            raise error(ERR_ILLEGAL_FUNCTION_ARGUMENT, function=node.name.upper(), unit=unit)
-        return node.expressions[0], unit
-    if not isinstance(node, exp.Interval):
-        return None
-    unit = node.args.get("unit")
-    text = node.this.name if isinstance(node.this, exp.Literal) else None
-    if isinstance(unit, exp.IntervalSpan):
-        first, last = unit.this.name.upper(), unit.expression.name.upper()
-        if text is None:
-            raise error(ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION)
-        if (first, last) == ("YEAR", "MONTH"):
-            match = re.fullmatch(r"\s*([+-]?)(\d+)-(\d+)\s*", text)
-            if not match:
-                raise error(ERR_INVALID_INTERVAL)
-            months = int(match.group(2)) * 12 + int(match.group(3))
-            return exp.Literal.number(-months if match.group(1) == "-" else months), "MONTH"
-        if first in _DS_UNITS and last in _DS_UNITS:
-            units = list(_DS_UNITS[_DS_UNITS.index(first):_DS_UNITS.index(last) + 1])
-            sign = -1 if text.strip().startswith("-") else 1
-            parts = re.split(r"[ :]", text.strip().lstrip("+-"))
-            if len(parts) != len(units):
-                raise error(ERR_INVALID_INTERVAL)
-            seconds = sum(float(p) * _DS_SECONDS[u] for p, u in zip(parts, units))
-            return exp.Literal.number(sign * seconds), "SECOND"
-        raise error(ERR_UNSUPPORTED_INTERVAL_SPAN, first=first, last=last)
-    unit_name = (unit.name if unit is not None else "DAY").upper().rstrip("S")
-    if unit_name not in ("YEAR", "MONTH", *_DS_UNITS):
-        raise error(ERR_UNSUPPORTED_INTERVAL_UNIT, unit=unit_name)
-    return node.this, unit_name
-
-
-# --------------------------------------------------------------------------- one-to-one rewrites
-
-def rename_func(name: str, *positional: str, optional: tuple[str, ...] = ()) -> Callable[[exp.Expression], exp.Expression]:
-    """sqlglot's ``rename_func`` for lite: ``node`` becomes ``name(<positional args>, <optional args>)``.
-
-    ``positional`` names the node's arguments always passed; ``optional`` names
-    further ones passed up to the last one given, NULL for the gaps (the ora_*
-    functions use their defaults).
-    """
-    def rewrite(node: exp.Expression) -> exp.Expression:
-        return _anon(name, *(node.args.get(arg) for arg in positional), *_optional_args(node, *optional))
-    return rewrite
-
-
-def _with_if_given(name: str, arg: str) -> Callable[[exp.Expression], exp.Expression]:
-    """``name(this [, <arg>])``: the argument is passed only when written."""
-    return lambda node: _anon(name, node.this, *([node.args[arg]] if node.args.get(arg) else []))
-
-
-def _date_of_literal(node: exp.Expression) -> exp.Expression:
-    if not (isinstance(node.this, exp.Literal) and node.this.is_string):
-        raise error(ERR_UNSUPPORTED_DATE_OF_EXPRESSION)
-    return date_literal(node.this.this, "YYYY-MM-DD")
-
-
-def _greatest_least(node: exp.Expression) -> exp.Expression:
-    args = [node.this, *node.expressions]
-    if len(args) == 1:
-        return args[0]
-    # SQLite's multi-argument max()/min() return NULL when any argument is NULL, as Oracle does.
-    return _anon("max" if isinstance(node, exp.Greatest) else "min", *args)
-
-
-def _pad(node: exp.Expression) -> exp.Expression:
-    fn = "ora_lpad" if node.args.get("is_left") else "ora_rpad"
-    return _anon(fn, node.this, node.expression,
-                 *([node.args["fill_pattern"]] if node.args.get("fill_pattern") else []))
-
-
-def _instr(node: exp.Expression) -> exp.Expression:
-    args = [node.this, node.args["substr"]]
-    if node.args.get("position"):
-        args.append(node.args["position"])
-    if node.args.get("occurrence"):
-        args.append(node.args["occurrence"])
-    return _anon("ora_instr", *args)
-
-
-def _str_to(fn: str) -> Callable[[exp.Expression], exp.Expression]:
-    """TO_DATE / TO_TIMESTAMP: the format, when given, as the Oracle model text."""
-    return lambda node: _anon(fn, node.this, *([exp.Literal.string(_oracle_model(node))]
-                                               if node.args.get("format") else []))
-
-
-def _to_char(node: exp.Expression) -> exp.Expression:
-    fmt = node.args.get("format")
-    return _anon("ora_to_char", node.this, fmt if fmt is not None else exp.Null())
-
-
-def _trunc_date(node: exp.Expression) -> exp.Expression:
-    unit = node.args.get("unit")
-    return _anon("ora_trunc_date", node.this, unit if unit is not None else exp.Literal.string("DD"))
-
-
-_REGEXP_SUBSTR_ARGS = ("position", "occurrence", "parameters", "group")
-
-#: sqlglot node class -> its SQLite form, for rewrites that need only the node itself (sqlglot's
-#: Generator.TRANSFORMS). Rewrites that need scopes, types or slots stay in the Translator.
-TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression]] = {
-    exp.CurrentTimestamp: lambda node: _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp"),
-    exp.Systimestamp: lambda node: _anon("ora_systimestamp"),
-    exp.Localtimestamp: lambda node: _anon("ora_systimestamp"),
-    exp.CurrentDate: lambda node: _anon("ora_sysdate"),
-    exp.StrToDate: _str_to("ora_to_date"),
-    exp.StrToTime: _str_to("ora_to_timestamp"),
-    exp.DateStrToDate: _date_of_literal,
-    exp.ToChar: _to_char,
-    exp.TimeToStr: _to_char,
-    exp.ToNumber: _with_if_given("ora_to_number", "format"),
-    exp.DateTrunc: _trunc_date,
-    exp.TimestampTrunc: _trunc_date,
-    exp.Trunc: _with_if_given("ora_trunc", "decimals"),
-    exp.AddMonths: rename_func("ora_add_months", "this", "expression"),
-    exp.MonthsBetween: rename_func("ora_months_between", "this", "expression"),
-    exp.LastDay: rename_func("ora_last_day", "this"),
-    exp.Initcap: rename_func("ora_initcap", "this"),
-    exp.RegexpLike: rename_func("ora_regexp_like", "this", "expression", optional=("flag",)),
-    exp.RegexpSubstr: rename_func("ora_regexp_substr", "this", "expression", optional=_REGEXP_SUBSTR_ARGS),
-    exp.RegexpExtract: rename_func("ora_regexp_substr", "this", "expression", optional=_REGEXP_SUBSTR_ARGS),
-    exp.RegexpReplace: rename_func("ora_regexp_replace", "this", "expression",
-                                   optional=("replacement", "position", "occurrence", "modifiers")),
-    exp.RegexpCount: rename_func("ora_regexp_count", "this", "expression", optional=("position", "parameters")),
-    exp.Greatest: _greatest_least,
-    exp.Least: _greatest_least,
-    exp.JSONExists: lambda node: _anon("ora_json_exists", node.this,
-                                       exp.Literal.string(_json_path_text(node.args.get("path")))),
-    exp.Pad: _pad,
-    exp.StrPosition: _instr,
-}
-
-
-def _transform_for(node: exp.Expression) -> Callable[[exp.Expression], exp.Expression] | None:
-    for cls in type(node).__mro__:
-        transform = TRANSFORMS.get(cls)
-        if transform is not None:
-            return transform
-    return None
 
 
 class Translator:
@@ -441,6 +171,18 @@ class Translator:
         return value
 
     def _plan_insert(self, tree: exp.Insert) -> Plan:
+        out, target = self._insert_tree(tree)
+        return self._finish("INSERT", [self._sqlite(out)], out, target=target)
+
+    def _plan_update(self, tree: exp.Update) -> Plan:
+        out, target = self._update_tree(tree)
+        return self._finish("UPDATE", [self._sqlite(out)], out, target=target)
+
+    def _dml_tree(self, tree: exp.Expression) -> exp.Expression:
+        """An INSERT or UPDATE (one of a MERGE's) coerced and rewritten for SQLite."""
+        return (self._insert_tree(tree) if isinstance(tree, exp.Insert) else self._update_tree(tree))[0]
+
+    def _insert_tree(self, tree: exp.Insert) -> tuple[exp.Expression, tuple[str, str]]:
         target = tree.this
         schema_cols: list[str] | None = None
         if isinstance(target, exp.Schema):
@@ -471,10 +213,9 @@ class Translator:
                         inner = proj.this if isinstance(proj, exp.Alias) else proj
                         inner.replace(self._coerce(inner.copy(), cols[names[i]]))
         self._qualify_target(table, owner, name)
-        out = self.rewrite(tree)
-        return self._finish("INSERT", [self._sqlite(out)], tree, target=(owner, name))
+        return self.rewrite(tree), (owner, name)
 
-    def _plan_update(self, tree: exp.Update) -> Plan:
+    def _update_tree(self, tree: exp.Update) -> tuple[exp.Expression, tuple[str, str]]:
         owner, name, cols = self._target(tree.this)
         tree = tree.copy()
         for assign in tree.expressions:
@@ -485,8 +226,7 @@ class Translator:
             if isinstance(assign.this, exp.Column) and assign.this.args.get("table"):
                 assign.this.set("table", None)
         self._qualify_target(tree.this, owner, name)
-        out = self.rewrite(tree)
-        return self._finish("UPDATE", [self._sqlite(out)], tree, target=(owner, name))
+        return self.rewrite(tree), (owner, name)
 
     def _plan_delete(self, tree: exp.Delete) -> Plan:
         owner, name, _ = self._target(tree.this)
@@ -496,55 +236,13 @@ class Translator:
         return self._finish("DELETE", [self._sqlite(out)], tree, target=(owner, name))
 
     def _plan_merge(self, tree: exp.Merge) -> Plan:
-        """MERGE = UPDATE ... FROM for matched rows, then INSERT ... SELECT for the rest."""
-        target = tree.this
-        owner, name, cols = self._target(target)
-        t_alias = name_of(target.args["alias"].this) if target.args.get("alias") else name
-        using = tree.args["using"]
-        on = tree.args["on"]
-        if isinstance(on, exp.Paren):
-            on = on.this
-        s_alias = name_of(using.args["alias"].this) if using.args.get("alias") else (
-            name_of(using.this) if isinstance(using, exp.Table) else "S")
-        source_sql = self._sqlite(self.rewrite(using.copy())) if isinstance(using, exp.Subquery) else None
-        if isinstance(using, exp.Table):
-            probe = using.copy()
-            probe.set("alias", None)
-            self._rewrite_tables(probe)
-            source_sql = self._sqlite(probe)
-        else:
-            source_sql = re.sub(r"\s+AS\s+\S+$", "", source_sql or "")
+        """MERGE as the UPDATE and INSERT of ``transforms.merge_to_update_insert``, each typed and coerced
+        like a plain UPDATE/INSERT (values written to JSON/VECTOR/DATE columns are checked the same way)."""
+        owner, name, _cols = self._target(tree.this)
         statements: list[str] = []
-        whens = tree.args["whens"].expressions if tree.args.get("whens") else []
-        qualified = f'"{"main" if owner == self.ctx.user else owner}"."{name}"'
-        for when in whens:
-            then = when.args["then"]
-            matched = when.args.get("matched")
-            condition = when.args.get("condition")
-            if matched and isinstance(then, exp.Update):
-                sets = []
-                for assign in then.expressions:
-                    col = name_of(assign.this.this if isinstance(assign.this, exp.Column) else assign.this)
-                    value = self._coerce(assign.expression.copy(), cols.get(col))
-                    sets.append(f'"{col}" = {self._sqlite(self.rewrite(value))}')
-                on_sql = self._sqlite(self.rewrite(on.copy()))
-                extra = f" AND ({self._sqlite(self.rewrite(condition.copy()))})" if condition else ""
-                statements.append(
-                    f"UPDATE {qualified} AS \"{t_alias}\" SET {', '.join(sets)} "
-                    f"FROM {source_sql} AS \"{s_alias}\" WHERE {on_sql}{extra}")
-            elif not matched and isinstance(then, exp.Insert):
-                names = [name_of(c) for c in then.this.expressions] if isinstance(then.this, exp.Tuple) or (
-                    then.this is not None and hasattr(then.this, "expressions") and then.this.expressions) else list(cols)
-                values = then.expression.expressions if isinstance(then.expression, exp.Tuple) else [then.expression]
-                vals = [self._sqlite(self.rewrite(self._coerce(v.copy(), cols.get(names[i]))))
-                        for i, v in enumerate(values)]
-                on_sql = self._sqlite(self.rewrite(on.copy()))
-                col_list = ", ".join(f'"{n}"' for n in names)
-                statements.append(
-                    f"INSERT INTO {qualified} ({col_list}) SELECT {', '.join(vals)} FROM {source_sql} AS \"{s_alias}\" "
-                    f"WHERE NOT EXISTS (SELECT 1 FROM {qualified} AS \"{t_alias}\" WHERE {on_sql})")
-            else:
-                raise error(ERR_UNSUPPORTED_MERGE_CLAUSE)
+        for statement in merge_to_update_insert(tree):
+            rewritten = self._dml_tree(statement)
+            statements.append(self._sqlite(rewritten))
         return self._finish("MERGE", statements, tree, target=(owner, name))
 
     def _qualify_target(self, table: exp.Table, owner: str, name: str) -> None:
@@ -560,7 +258,7 @@ class Translator:
         """Apply every rewrite to ``tree`` (in place where possible) and return it."""
         self._rewrite_special(tree)   # needs the original table names for scopes
         self._rewrite_tables(tree)
-        return _bottom_up(tree, self._rewrite_node)
+        return _bottom_up(tree, rewrite_node)
 
     def _rewrite_tables(self, tree: exp.Expression) -> None:
         cte_names: set[str] = set()
@@ -619,7 +317,7 @@ class Translator:
         for node in reversed(list(tree.walk(bfs=False))):
             if isinstance(node, (exp.Add, exp.Sub)):
                 self._datetime_arith(node)
-            elif isinstance(node, _COMPARISONS + (exp.Between, exp.In)):
+            elif isinstance(node, _COMPARISONS + (exp.Between, exp.In)) and not _is_assignment(node):
                 self._datetime_comparison(node)
             elif isinstance(node, (exp.ToChar, exp.TimeToStr)):
                 self._to_char(node)
@@ -884,97 +582,18 @@ class Translator:
             probe.set(key, None)
         try:
             self._rewrite_tables(probe)
-            sql = to_sqlite(_bottom_up(probe, self._rewrite_node))
+            sql = to_sqlite(_bottom_up(probe, rewrite_node))
         except Exception:  # noqa: BLE001 - prefetch is only an optimisation
             return
         self.prefetch.append(EmbedPrefetch(model, query_sql=sql))
 
-    def _rewrite_node(self, node: exp.Expression) -> exp.Expression:
-        if isinstance(node, VectorEmbedding):
-            model = name_of(node.this.this if isinstance(node.this, exp.Column) else node.this)
-            return _anon("ora_vector_embedding", exp.Literal.string(model), node.expression)
-        if isinstance(node, exp.Placeholder):
-            return exp.Placeholder(this=node.name.upper())
-        if isinstance(node, exp.Anonymous):
-            return self._anonymous(node)
-        if isinstance(node, exp.Dot) and isinstance(node.this, exp.Identifier) and isinstance(
-                node.expression, exp.Anonymous):
-            key = (name_of(node.this), node.expression.name.upper())
-            if key in _DOTTED:
-                return _anon(_DOTTED[key], *node.expression.expressions)
-            raise error(ERR_UNSUPPORTED, construct=f"{key[0]}.{key[1]}")
-        if isinstance(node, exp.JSONValue):
-            path_text = _json_path_text(node.args.get("path"))
-            if _SIMPLE_JSON_PATH.match(path_text):
-                call = _native_json_value(node.this, path_text, trusted=bool(node.meta.get("json_column")))
-            else:
-                call = _anon("ora_json_value", node.this, exp.Literal.string(path_text))
-            returning = node.args.get("returning")
-            if isinstance(returning, exp.Expression) and returning.sql(dialect=Oracle).upper().startswith(("NUMBER", "DECIMAL")):
-                return exp.Cast(this=call, to=exp.DataType.build("DOUBLE"))
-            return call
-        transform = _transform_for(node)
-        if transform is not None:
-            return transform(node)
-        if isinstance(node, exp.Fetch):
-            options = node.args.get("limit_options")
-            if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
-                raise error(ERR_UNSUPPORTED_FETCH_OPTION,
-                            option="PERCENT" if options.args.get("percent") else "WITH TIES")
-            return node
-        if isinstance(node, exp.Interval):
-            parts = _interval_parts(node)
-            assert parts is not None
-            if parts[1] in ("YEAR", "MONTH"):
-                raise error(ERR_UNSUPPORTED_YM_INTERVAL)
-            return _anon("ora_interval", parts[0], exp.Literal.string(parts[1]))
-        if isinstance(node, exp.Extract):
-            unit = node.this.name.upper()
-            if unit not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
-                raise error(ERR_UNSUPPORTED_EXTRACT, unit=unit)
-            return _anon("ora_date_part", node.expression, exp.Literal.string(unit))
-        if isinstance(node, exp.GroupConcat):
-            inner = node.this
-            if isinstance(inner, exp.Order):
-                inner = inner.this  # SQLite 3.40 has no ORDER BY inside aggregates
-            sep = node.args.get("separator") or exp.Literal.string("")
-            return exp.GroupConcat(this=inner, separator=sep)
-        if isinstance(node, exp.Literal) and node.is_string and node.this == "":
-            return exp.Null()
-        return node
-
-    def _anonymous(self, node: exp.Anonymous) -> exp.Expression:
-        fname = node.name.upper()
-        if isinstance(node.parent, exp.Dot) and node.parent.expression is node:
-            return node  # PACKAGE.FUNCTION(...): rewritten with its Dot
-        if fname == "JSON_QUERY":
-            if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
-                raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
-            return _anon("ora_json_query", *node.expressions)
-        if fname in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL"):
-            amount, unit = _interval_parts(node)  # type: ignore[misc]
-            if unit in ("YEAR", "MONTH"):
-                raise error(ERR_UNSUPPORTED_NUMTOYMINTERVAL)
-            return _anon("ora_interval", amount, exp.Literal.string(unit))
-        if fname.startswith("ORA_") or fname in ("JSON_EACH", "STRFTIME"):
-            return node
-        if fname in _RENAMES:
-            target = _RENAMES[fname]
-            if target is None:
-                raise error(ERR_UNSUPPORTED_DISTANCE_FUNCTION, function=fname)
-            args = list(node.expressions)
-            if fname in ("TO_VECTOR", "VECTOR"):
-                # TO_VECTOR(text [, dimensions [, format]]): format and * are written as identifiers
-                args = args[:1] + [exp.Null() if isinstance(a, exp.Star) else _string(a) for a in args[1:3]]
-            return _anon(target, *args)
-        if fname == "JSON":
-            return _anon("ora_json_text", *node.expressions)
-        if fname in _NATIVE:
-            return node
-        raise error(ERR_UNKNOWN_FUNCTION, name=fname)
-
     def _sqlite(self, tree: exp.Expression) -> str:
         return to_sqlite(tree)
+
+
+def _is_assignment(node: exp.Expression) -> bool:
+    """``SET col = value`` of an UPDATE is an EQ node too; its value is coerced to the column, not compared."""
+    return isinstance(node, exp.EQ) and isinstance(node.parent, exp.Update) and node.arg_key == "expressions"
 
 
 def to_sqlite(tree: exp.Expression) -> str:

@@ -1,0 +1,606 @@
+"""Lite's rewrites that need only the node itself: sqlglot's ``TRANSFORMS`` and ``transforms.preprocess`` shapes.
+
+Two kinds, both pure functions over sqlglot's syntax tree (no catalog, no
+scopes, no types; those rewrites stay in translate.py's ``Translator``):
+
+* ``TRANSFORMS`` maps a sqlglot node class to its one-to-one SQLite form
+  (sqlglot's ``Generator.TRANSFORMS`` with ``rename_func``);
+* named **passes** (``PASSES``, chained by :func:`preprocess` like sqlglot's
+  ``transforms.preprocess([...])``) for the structural rewrites: one Oracle
+  construct each, with a docstring saying what Oracle means and what SQLite is
+  given instead; :func:`unsupported_args` refuses the parts of a construct lite
+  does not implement with the catalogue's ORA-03001 entry, and
+  :func:`merge_to_update_insert` turns a MERGE into the UPDATE and INSERT
+  statements SQLite runs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from sqlglot import exp
+
+from .dialect import Oracle, VectorEmbedding
+from .error_catalogue import (
+    ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_UNSUPPORTED_DATE_OF_EXPRESSION, ERR_UNSUPPORTED_DISTANCE_FUNCTION, ERR_UNSUPPORTED_EXTRACT,
+    ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
+    ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
+    ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
+    ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
+)
+from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model
+from .scope import _DOTTED, name_of
+from .values import format_datetime
+
+Pass = Callable[[exp.Expression], exp.Expression]
+
+# Oracle functions that SQLite has under the same name and meaning.
+_NATIVE = {
+    "ABS", "CEIL", "FLOOR", "LENGTH", "LOWER", "UPPER", "LTRIM", "RTRIM", "TRIM", "REPLACE",
+    "SUBSTR", "ROUND", "SQRT", "EXP", "LN", "LOG", "POWER", "SIGN", "SIN", "COS", "TAN",
+    "COUNT", "SUM", "AVG", "MIN", "MAX", "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE", "LAG", "LEAD",
+    "FIRST_VALUE", "LAST_VALUE", "COALESCE", "NULLIF", "CUME_DIST", "PERCENT_RANK",
+}
+
+# Anonymous Oracle function -> lite SQLite function
+_RENAMES = {
+    "VECTOR_DISTANCE": "ora_vector_distance", "TO_VECTOR": "ora_to_vector", "VECTOR": "ora_to_vector",
+    "VECTOR_DIMENSION_COUNT": "ora_vector_dims", "VECTOR_NORM": "ora_vector_norm",
+    "SDO_GEOMETRY": "ora_sdo_geometry", "SDO_POINT_TYPE": "ora_sdo_point",
+    "SDO_WITHIN_DISTANCE": "ora_sdo_within_distance", "TRUNC": "ora_trunc",
+    "SDO_DIM_ARRAY": "ora_sdo_dim_array", "SDO_DIM_ELEMENT": "ora_sdo_dim_element",
+    "COSINE_DISTANCE": None, "INNER_PRODUCT": None,
+}
+
+# --------------------------------------------------------------------------- rewrites
+
+def _anon(name: str, *args: exp.Expression) -> exp.Anonymous:
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def _bottom_up(tree: exp.Expression, fn: Callable[[exp.Expression], exp.Expression]) -> exp.Expression:
+    """Apply ``fn`` to every node, children before parents, so rewrites nest (unlike a pruned pre-order walk)."""
+    root = tree
+    for node in reversed(list(tree.walk(bfs=False))):
+        new = fn(node)
+        if new is not node:
+            if node is root:
+                root = new
+            else:
+                node.replace(new)
+    return root
+
+
+def _oracle_model(node: exp.Expression) -> str:
+    """The Oracle format model of TO_DATE/TO_TIMESTAMP (sqlglot keeps it as strftime; map it back)."""
+    return Oracle().generator().format_time(node).strip("'")  # type: ignore[union-attr]
+
+
+def _json_path_text(path: exp.Expression | None) -> str:
+    return path.sql(dialect=Oracle).strip("'") if path is not None else "$"
+
+
+def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
+    """Positional arguments up to the last one given, NULL for the gaps (the SQL functions use defaults)."""
+    values = [node.args.get(n) for n in names]
+    while values and values[-1] is None:
+        values.pop()
+    return [v if v is not None else exp.Null() for v in values]
+
+
+def _ancestors(node: exp.Expression) -> list[exp.Expression]:
+    out = []
+    parent = node.parent
+    while parent is not None:
+        out.append(parent)
+        parent = parent.parent
+    return out
+
+
+def _has_column(node: exp.Expression) -> bool:
+    """True when ``node`` reads a column (a VECTOR_EMBEDDING model name is not a column)."""
+    for column in node.find_all(exp.Column):
+        parent = column.parent
+        if isinstance(parent, VectorEmbedding) and parent.this is column:
+            continue
+        return True
+    return False
+
+
+_SIMPLE_JSON_PATH = re.compile(r'^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$')
+
+
+def _native_json_value(doc: exp.Expression, path: str, *, trusted: bool) -> exp.Expression:
+    """JSON_VALUE with SQLite's C json functions: scalars as text, NULL for objects and arrays.
+
+    ``CASE json_type(doc, path) WHEN ... END`` parses the document once for the
+    type and once for the value. ``trusted`` documents come from a JSON column
+    (validated on write); others are checked with json_valid first, because
+    Oracle returns NULL (NULL ON ERROR) where SQLite would raise.
+    """
+    lit = exp.Literal.string(path)
+    case = exp.Case(
+        this=_anon("json_type", doc.copy(), lit.copy()),
+        ifs=[exp.If(this=exp.Literal.string(k), true=v) for k, v in (
+            ("object", exp.Null()), ("array", exp.Null()),
+            ("true", exp.Literal.string("true")), ("false", exp.Literal.string("false")))],
+        default=exp.Cast(this=_anon("json_extract", doc.copy(), lit.copy()), to=exp.DataType.build("TEXT")),
+    )
+    if trusted:
+        return case
+    return exp.Case(ifs=[exp.If(this=_anon("json_valid", doc.copy()), true=case)], default=exp.Null())
+
+
+def _string(node: exp.Expression) -> exp.Expression:
+    """Metric / model names are written as identifiers in Oracle; pass them as text."""
+    if isinstance(node, exp.Column) and not node.args.get("table"):
+        return exp.Literal.string(name_of(node.this))
+    return node
+
+
+_SDO_ATTRIBUTES = ("SDO_GTYPE", "SDO_SRID", "SDO_POINT.X", "SDO_POINT.Y", "SDO_POINT.Z")
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+_DS_UNITS = ("DAY", "HOUR", "MINUTE", "SECOND")
+_DS_SECONDS = {"DAY": 86400.0, "HOUR": 3600.0, "MINUTE": 60.0, "SECOND": 1.0}
+
+
+def date_literal(text: str, model: str = NLS_DATE_FORMAT, *, timestamp: bool = False) -> exp.Literal:
+    """A datetime text checked against ``model`` at translation time, as a stored-form literal.
+
+    Oracle converts a string compared with or assigned to a DATE with
+    NLS_DATE_FORMAT (DD-MON-RR), so '2025-01-01' there is ORA-01861: lite
+    raises the same error rather than guessing.
+    """
+    try:
+        value = parse_datetime_model(text, model)
+    except FormatError as exc:
+        raise passthrough(exc.code, str(exc)[11:], ERR_DATE_LITERAL) from None
+    return exp.Literal.string(format_datetime(value, timestamp=timestamp))
+
+
+def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:
+    """(amount, unit) of an INTERVAL literal or NUMTODSINTERVAL/NUMTOYMINTERVAL call; units YEAR..SECOND."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Anonymous) and node.name.upper() in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL"):
+        if len(node.expressions) != 2:
+            raise error(ERR_WRONG_NUMBER_OF_ARGUMENTS, function=node.name.upper())
+        if not (isinstance(node.expressions[1], exp.Literal) and node.expressions[1].is_string):
+            # Oracle reads the unit at run time; lite must know it when it translates (the arithmetic differs)
+            raise error(ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, function=node.name.upper())
+        unit = node.expressions[1].this.upper().strip()
+        if unit not in (_DS_UNITS if node.name.upper() == "NUMTODSINTERVAL" else ("YEAR", "MONTH")):
+            raise error(ERR_ILLEGAL_FUNCTION_ARGUMENT, function=node.name.upper(), unit=unit)
+        return node.expressions[0], unit
+    if not isinstance(node, exp.Interval):
+        return None
+    unit = node.args.get("unit")
+    text = node.this.name if isinstance(node.this, exp.Literal) else None
+    if isinstance(unit, exp.IntervalSpan):
+        first, last = unit.this.name.upper(), unit.expression.name.upper()
+        if text is None:
+            raise error(ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION)
+        if (first, last) == ("YEAR", "MONTH"):
+            match = re.fullmatch(r"\s*([+-]?)(\d+)-(\d+)\s*", text)
+            if not match:
+                raise error(ERR_INVALID_INTERVAL)
+            months = int(match.group(2)) * 12 + int(match.group(3))
+            return exp.Literal.number(-months if match.group(1) == "-" else months), "MONTH"
+        if first in _DS_UNITS and last in _DS_UNITS:
+            units = list(_DS_UNITS[_DS_UNITS.index(first):_DS_UNITS.index(last) + 1])
+            sign = -1 if text.strip().startswith("-") else 1
+            parts = re.split(r"[ :]", text.strip().lstrip("+-"))
+            if len(parts) != len(units):
+                raise error(ERR_INVALID_INTERVAL)
+            seconds = sum(float(p) * _DS_SECONDS[u] for p, u in zip(parts, units))
+            return exp.Literal.number(sign * seconds), "SECOND"
+        raise error(ERR_UNSUPPORTED_INTERVAL_SPAN, first=first, last=last)
+    unit_name = (unit.name if unit is not None else "DAY").upper().rstrip("S")
+    if unit_name not in ("YEAR", "MONTH", *_DS_UNITS):
+        raise error(ERR_UNSUPPORTED_INTERVAL_UNIT, unit=unit_name)
+    return node.this, unit_name
+
+
+# --------------------------------------------------------------------------- one-to-one rewrites
+
+def rename_func(name: str, *positional: str, optional: tuple[str, ...] = ()) -> Callable[[exp.Expression], exp.Expression]:
+    """sqlglot's ``rename_func`` for lite: ``node`` becomes ``name(<positional args>, <optional args>)``.
+
+    ``positional`` names the node's arguments always passed; ``optional`` names
+    further ones passed up to the last one given, NULL for the gaps (the ora_*
+    functions use their defaults).
+    """
+    def rewrite(node: exp.Expression) -> exp.Expression:
+        return _anon(name, *(node.args.get(arg) for arg in positional), *_optional_args(node, *optional))
+    return rewrite
+
+
+def _with_if_given(name: str, arg: str) -> Callable[[exp.Expression], exp.Expression]:
+    """``name(this [, <arg>])``: the argument is passed only when written."""
+    return lambda node: _anon(name, node.this, *([node.args[arg]] if node.args.get(arg) else []))
+
+
+def _date_of_literal(node: exp.Expression) -> exp.Expression:
+    if not (isinstance(node.this, exp.Literal) and node.this.is_string):
+        raise error(ERR_UNSUPPORTED_DATE_OF_EXPRESSION)
+    return date_literal(node.this.this, "YYYY-MM-DD")
+
+
+def _greatest_least(node: exp.Expression) -> exp.Expression:
+    args = [node.this, *node.expressions]
+    if len(args) == 1:
+        return args[0]
+    # SQLite's multi-argument max()/min() return NULL when any argument is NULL, as Oracle does.
+    return _anon("max" if isinstance(node, exp.Greatest) else "min", *args)
+
+
+def _pad(node: exp.Expression) -> exp.Expression:
+    fn = "ora_lpad" if node.args.get("is_left") else "ora_rpad"
+    return _anon(fn, node.this, node.expression,
+                 *([node.args["fill_pattern"]] if node.args.get("fill_pattern") else []))
+
+
+def _instr(node: exp.Expression) -> exp.Expression:
+    args = [node.this, node.args["substr"]]
+    if node.args.get("position"):
+        args.append(node.args["position"])
+    if node.args.get("occurrence"):
+        args.append(node.args["occurrence"])
+    return _anon("ora_instr", *args)
+
+
+def _str_to(fn: str) -> Callable[[exp.Expression], exp.Expression]:
+    """TO_DATE / TO_TIMESTAMP: the format, when given, as the Oracle model text."""
+    return lambda node: _anon(fn, node.this, *([exp.Literal.string(_oracle_model(node))]
+                                               if node.args.get("format") else []))
+
+
+def _to_char(node: exp.Expression) -> exp.Expression:
+    fmt = node.args.get("format")
+    return _anon("ora_to_char", node.this, fmt if fmt is not None else exp.Null())
+
+
+def _trunc_date(node: exp.Expression) -> exp.Expression:
+    unit = node.args.get("unit")
+    return _anon("ora_trunc_date", node.this, unit if unit is not None else exp.Literal.string("DD"))
+
+
+_REGEXP_SUBSTR_ARGS = ("position", "occurrence", "parameters", "group")
+
+#: sqlglot node class -> its SQLite form, for rewrites that need only the node itself (sqlglot's
+#: Generator.TRANSFORMS). Rewrites that need scopes, types or slots stay in the Translator.
+TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression]] = {
+    exp.CurrentTimestamp: lambda node: _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp"),
+    exp.Systimestamp: lambda node: _anon("ora_systimestamp"),
+    exp.Localtimestamp: lambda node: _anon("ora_systimestamp"),
+    exp.CurrentDate: lambda node: _anon("ora_sysdate"),
+    exp.StrToDate: _str_to("ora_to_date"),
+    exp.StrToTime: _str_to("ora_to_timestamp"),
+    exp.DateStrToDate: _date_of_literal,
+    exp.ToChar: _to_char,
+    exp.TimeToStr: _to_char,
+    exp.ToNumber: _with_if_given("ora_to_number", "format"),
+    exp.DateTrunc: _trunc_date,
+    exp.TimestampTrunc: _trunc_date,
+    exp.Trunc: _with_if_given("ora_trunc", "decimals"),
+    exp.AddMonths: rename_func("ora_add_months", "this", "expression"),
+    exp.MonthsBetween: rename_func("ora_months_between", "this", "expression"),
+    exp.LastDay: rename_func("ora_last_day", "this"),
+    exp.Initcap: rename_func("ora_initcap", "this"),
+    exp.RegexpLike: rename_func("ora_regexp_like", "this", "expression", optional=("flag",)),
+    exp.RegexpSubstr: rename_func("ora_regexp_substr", "this", "expression", optional=_REGEXP_SUBSTR_ARGS),
+    exp.RegexpExtract: rename_func("ora_regexp_substr", "this", "expression", optional=_REGEXP_SUBSTR_ARGS),
+    exp.RegexpReplace: rename_func("ora_regexp_replace", "this", "expression",
+                                   optional=("replacement", "position", "occurrence", "modifiers")),
+    exp.RegexpCount: rename_func("ora_regexp_count", "this", "expression", optional=("position", "parameters")),
+    exp.Greatest: _greatest_least,
+    exp.Least: _greatest_least,
+    exp.JSONExists: lambda node: _anon("ora_json_exists", node.this,
+                                       exp.Literal.string(_json_path_text(node.args.get("path")))),
+    exp.Pad: _pad,
+    exp.StrPosition: _instr,
+}
+
+
+def _transform_for(node: exp.Expression) -> Callable[[exp.Expression], exp.Expression] | None:
+    for cls in type(node).__mro__:
+        transform = TRANSFORMS.get(cls)
+        if transform is not None:
+            return transform
+    return None
+
+
+# --------------------------------------------------------------------------- named structural passes
+
+def preprocess(passes: Sequence[Pass]) -> Pass:
+    """Chain node passes into one, like sqlglot's ``transforms.preprocess([...])``.
+
+    Each pass takes a node and returns it unchanged or its replacement; the
+    next pass sees what the previous one returned. The translator applies the
+    chain to every node bottom-up (children first), so a pass sees its
+    arguments already rewritten.
+    """
+    def apply(node: exp.Expression) -> exp.Expression:
+        for rewrite in passes:
+            node = rewrite(node)
+        return node
+    return apply
+
+
+def _arg_path(node: exp.Expression, path: str) -> object:
+    value: object = node
+    for key in path.split("."):
+        if not isinstance(value, exp.Expression):
+            return None
+        value = value.args.get(key)
+    return value
+
+
+def unsupported_args(node_type: type[exp.Expression],
+                     *refusals: tuple[str, ErrorSpec, dict[str, str]]) -> Callable[[Pass], Pass]:
+    """Decorate a pass so that a ``node_type`` node with one of the named arguments set is refused.
+
+    sqlglot's ``unsupported_args`` for lite: each refusal is ``(argument path,
+    catalogue entry, message parameters)``; the path may reach into a child
+    (``"limit_options.percent"``). The entry is raised before the pass runs,
+    so a construct lite does not implement is an ORA error naming it, never
+    silently dropped.
+    """
+    def decorate(rewrite: Pass) -> Pass:
+        def checked(node: exp.Expression) -> exp.Expression:
+            if isinstance(node, node_type):
+                for path, spec, params in refusals:
+                    if _arg_path(node, path):
+                        raise error(spec, **params)
+            return rewrite(node)
+        checked.__name__ = rewrite.__name__
+        checked.__doc__ = rewrite.__doc__
+        return checked
+    return decorate
+
+
+def vector_embedding_call(node: exp.Expression) -> exp.Expression:
+    """``VECTOR_EMBEDDING(model USING expr AS DATA)`` becomes ``ora_vector_embedding('MODEL', expr)``.
+
+    The model is written as an identifier in Oracle; lite's SQL function takes its name as text.
+    """
+    if isinstance(node, VectorEmbedding):
+        model = name_of(node.this.this if isinstance(node.this, exp.Column) else node.this)
+        return _anon("ora_vector_embedding", exp.Literal.string(model), node.expression)
+    return node
+
+
+def upper_case_binds(node: exp.Expression) -> exp.Expression:
+    """Bind names are case-insensitive in Oracle: ``:Owner`` and ``:OWNER`` are one bind, named in upper case."""
+    if isinstance(node, exp.Placeholder):
+        return exp.Placeholder(this=node.name.upper())
+    return node
+
+
+def package_function_call(node: exp.Expression) -> exp.Expression:
+    """``PACKAGE.FUNCTION(...)`` (``DBMS_LOB.SUBSTR``, ``SDO_GEOM.SDO_DISTANCE``, ``MDSYS.SDO_GEOMETRY``)
+    becomes the lite function of ``scope._DOTTED``; any other package call is ORA-03001 naming it."""
+    if isinstance(node, exp.Dot) and isinstance(node.this, exp.Identifier) and isinstance(
+            node.expression, exp.Anonymous):
+        key = (name_of(node.this), node.expression.name.upper())
+        if key in _DOTTED:
+            return _anon(_DOTTED[key], *node.expression.expressions)
+        raise error(ERR_UNSUPPORTED, construct=f"{key[0]}.{key[1]}")
+    return node
+
+
+def json_value_call(node: exp.Expression) -> exp.Expression:
+    """``JSON_VALUE(doc, path [RETURNING NUMBER])``: SQLite's C JSON functions for a simple path
+    (``$.a.b``, ``$[0]``), lite's ``ora_json_value`` for the rest; ``RETURNING NUMBER`` casts.
+
+    The translator marks documents read from a JSON column (``meta["json_column"]``, validated
+    on write) so the fast path skips ``json_valid``.
+    """
+    if not isinstance(node, exp.JSONValue):
+        return node
+    path_text = _json_path_text(node.args.get("path"))
+    if _SIMPLE_JSON_PATH.match(path_text):
+        call = _native_json_value(node.this, path_text, trusted=bool(node.meta.get("json_column")))
+    else:
+        call = _anon("ora_json_value", node.this, exp.Literal.string(path_text))
+    returning = node.args.get("returning")
+    if isinstance(returning, exp.Expression) and returning.sql(dialect=Oracle).upper().startswith(("NUMBER", "DECIMAL")):
+        return exp.Cast(this=call, to=exp.DataType.build("DOUBLE"))
+    return call
+
+
+def one_to_one_functions(node: exp.Expression) -> exp.Expression:
+    """The node classes of :data:`TRANSFORMS` become their SQLite form (``ADD_MONTHS`` → ``ora_add_months``, ...)."""
+    transform = _transform_for(node)
+    return transform(node) if transform is not None else node
+
+
+def interval_number_call(node: exp.Expression) -> exp.Expression:
+    """``NUMTODSINTERVAL(n, 'unit')`` becomes ``ora_interval(n, 'UNIT')`` (seconds, lite's INTERVAL DAY TO
+    SECOND); ``NUMTOYMINTERVAL`` outside date arithmetic is ORA-03001 (lite has no YEAR TO MONTH values)."""
+    if not (isinstance(node, exp.Anonymous) and node.name.upper() in ("NUMTODSINTERVAL", "NUMTOYMINTERVAL")):
+        return node
+    parts = _interval_parts(node)
+    assert parts is not None  # _interval_parts raises for every malformed call
+    amount, unit = parts
+    if unit in ("YEAR", "MONTH"):
+        raise error(ERR_UNSUPPORTED_NUMTOYMINTERVAL)
+    return _anon("ora_interval", amount, exp.Literal.string(unit))
+
+
+def oracle_function_call(node: exp.Expression) -> exp.Expression:
+    """A call sqlglot keeps as an anonymous function: lite's ``ora_*`` function for an Oracle function
+    SQLite lacks (``_RENAMES``), unchanged for one SQLite has with Oracle's meaning (``_NATIVE``), and
+    ``ORA-00904`` for any other name (a function Oracle or lite does not have)."""
+    if not isinstance(node, exp.Anonymous):
+        return node
+    fname = node.name.upper()
+    if isinstance(node.parent, exp.Dot) and node.parent.expression is node:
+        return node  # PACKAGE.FUNCTION(...): rewritten with its Dot by package_function_call
+    if fname == "JSON_QUERY":
+        if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
+            raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
+        return _anon("ora_json_query", *node.expressions)
+    if fname.startswith("ORA_") or fname in ("JSON_EACH", "STRFTIME"):
+        return node  # already lite's (written by an earlier rewrite)
+    if fname in _RENAMES:
+        target = _RENAMES[fname]
+        if target is None:
+            raise error(ERR_UNSUPPORTED_DISTANCE_FUNCTION, function=fname)
+        args = list(node.expressions)
+        if fname in ("TO_VECTOR", "VECTOR"):
+            # TO_VECTOR(text [, dimensions [, format]]): format and * are written as identifiers
+            args = args[:1] + [exp.Null() if isinstance(a, exp.Star) else _string(a) for a in args[1:3]]
+        return _anon(target, *args)
+    if fname == "JSON":
+        return _anon("ora_json_text", *node.expressions)
+    if fname in _NATIVE:
+        return node
+    raise error(ERR_UNKNOWN_FUNCTION, name=fname)
+
+
+@unsupported_args(exp.Fetch,
+                  ("limit_options.percent", ERR_UNSUPPORTED_FETCH_OPTION, {"option": "PERCENT"}),
+                  ("limit_options.with_ties", ERR_UNSUPPORTED_FETCH_OPTION, {"option": "WITH TIES"}))
+def fetch_first_rows_only(node: exp.Expression) -> exp.Expression:
+    """``FETCH FIRST|NEXT n ROWS ONLY`` (also ``APPROX``/``EXACT``) is kept: SQLite's generator writes
+    ``LIMIT n``; lite answers approximate searches exactly. ``PERCENT`` and ``WITH TIES`` are refused."""
+    return node
+
+
+def interval_literal(node: exp.Expression) -> exp.Expression:
+    """``INTERVAL '7' DAY``, ``INTERVAL '1 02:00:00' DAY TO SECOND`` become ``ora_interval(seconds-or-n, 'UNIT')``;
+    a YEAR/MONTH interval outside date arithmetic (where the translator handles it) is ORA-03001."""
+    if not isinstance(node, exp.Interval):
+        return node
+    parts = _interval_parts(node)
+    assert parts is not None
+    if parts[1] in ("YEAR", "MONTH"):
+        raise error(ERR_UNSUPPORTED_YM_INTERVAL)
+    return _anon("ora_interval", parts[0], exp.Literal.string(parts[1]))
+
+
+def extract_datetime_field(node: exp.Expression) -> exp.Expression:
+    """``EXTRACT(unit FROM d)`` becomes ``ora_date_part(d, 'UNIT')`` for YEAR..SECOND; other fields
+    (``TIMEZONE_HOUR``, ...) are ORA-03001. (The translator first picks ``ora_interval_part`` where it
+    can see that ``d`` is an INTERVAL; this is the rewrite for what it did not type.)"""
+    if not isinstance(node, exp.Extract):
+        return node
+    unit = node.this.name.upper()
+    if unit not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
+        raise error(ERR_UNSUPPORTED_EXTRACT, unit=unit)
+    return _anon("ora_date_part", node.expression, exp.Literal.string(unit))
+
+
+def listagg_to_group_concat(node: exp.Expression) -> exp.Expression:
+    """``LISTAGG(x, sep) WITHIN GROUP (ORDER BY ...)`` becomes SQLite's ``group_concat(x, sep)``.
+
+    Oracle's default separator is the empty string (SQLite's is a comma).
+    """
+    if not isinstance(node, exp.GroupConcat):
+        return node
+    inner = node.this
+    if isinstance(inner, exp.Order):
+        inner = inner.this  # SQLite 3.40 has no ORDER BY inside aggregates
+    sep = node.args.get("separator") or exp.Literal.string("")
+    return exp.GroupConcat(this=inner, separator=sep)
+
+
+def empty_string_is_null(node: exp.Expression) -> exp.Expression:
+    """Oracle treats ``''`` as NULL (in comparisons, concatenation inputs and stored values alike)."""
+    if isinstance(node, exp.Literal) and node.is_string and node.this == "":
+        return exp.Null()
+    return node
+
+
+#: The structural passes, in the order the translator chains them over every node (bottom-up).
+PASSES: tuple[Pass, ...] = (
+    vector_embedding_call,
+    upper_case_binds,
+    package_function_call,
+    json_value_call,
+    interval_number_call,
+    oracle_function_call,
+    one_to_one_functions,
+    fetch_first_rows_only,
+    interval_literal,
+    extract_datetime_field,
+    listagg_to_group_concat,
+    empty_string_is_null,
+)
+
+rewrite_node: Pass = preprocess(PASSES)
+
+
+# --------------------------------------------------------------------------- statement passes
+
+def _alias_name(node: exp.Expression, default: str) -> str:
+    alias = node.args.get("alias")
+    return name_of(alias.this) if alias is not None else default
+
+
+def merge_to_update_insert(merge: exp.Merge) -> list[exp.Expression]:
+    """``MERGE INTO t USING s ON (c) WHEN MATCHED ... WHEN NOT MATCHED ...`` as the statements SQLite runs.
+
+    * ``WHEN MATCHED THEN UPDATE SET ... [WHERE w]`` →
+      ``UPDATE t AS <t alias> SET ... FROM s AS <s alias> WHERE c [AND w]``;
+    * ``WHEN NOT MATCHED THEN INSERT (cols) VALUES (...) [WHERE w]`` →
+      ``INSERT INTO t (cols) SELECT ... FROM s AS <s alias> WHERE NOT EXISTS
+      (SELECT 1 FROM t AS <t alias> WHERE c) [AND w]``.
+
+    The UPDATE runs first, so rows the INSERT adds are not updated, as in
+    Oracle. Other clauses (``DELETE WHERE``, ``WHEN MATCHED AND``) are
+    ORA-03001. The statements are still Oracle trees (Oracle names, no
+    coercions): the translator types and translates them like any UPDATE and
+    INSERT.
+    """
+    target = merge.this
+    using = merge.args["using"]
+    on = merge.args["on"]
+    while isinstance(on, exp.Paren):
+        on = on.this
+    t_alias = _alias_name(target, name_of(target.this))
+    s_alias = _alias_name(using, name_of(using.this) if isinstance(using, exp.Table) else "S")
+    bare_target = target.copy()
+    bare_target.set("alias", None)
+    source = using.copy()
+    source.set("alias", exp.TableAlias(this=exp.to_identifier(s_alias, quoted=True)))
+
+    def aliased_target() -> exp.Table:
+        table = bare_target.copy()
+        table.set("alias", exp.TableAlias(this=exp.to_identifier(t_alias, quoted=True)))
+        return table
+
+    statements: list[exp.Expression] = []
+    whens = merge.args["whens"].expressions if merge.args.get("whens") else []
+    for when in whens:
+        then = when.args["then"]
+        matched = when.args.get("matched")
+        if when.args.get("condition") is not None:
+            raise error(ERR_UNSUPPORTED_MERGE_CLAUSE)  # WHEN [NOT] MATCHED AND ... is not Oracle's MERGE
+        where = then.args.get("where") if isinstance(then, (exp.Update, exp.Insert)) else None
+        condition = on.copy() if where is None else exp.and_(on.copy(), exp.Paren(this=where.this.copy()))
+        if matched and isinstance(then, exp.Update):
+            statements.append(exp.Update(
+                this=aliased_target(),
+                expressions=[a.copy() for a in then.expressions],
+                from_=exp.From(this=source.copy()),
+                where=exp.Where(this=condition)))
+        elif not matched and isinstance(then, exp.Insert):
+            names = list(then.this.expressions) if then.this is not None else []
+            values = then.expression.expressions if isinstance(then.expression, exp.Tuple) else [then.expression]
+            missing = exp.Exists(this=exp.select("1").from_(aliased_target()).where(on.copy()))
+            insert_where = exp.Not(this=missing)
+            if where is not None:
+                insert_where = exp.and_(insert_where, exp.Paren(this=where.this.copy()))
+            select = exp.select(*[v.copy() for v in values]).from_(source.copy()).where(insert_where)
+            into: exp.Expression = bare_target.copy()
+            if names:
+                into = exp.Schema(this=into, expressions=[
+                exp.to_identifier(name_of(n.this if isinstance(n, exp.Column) else n), quoted=True) for n in names])
+            statements.append(exp.Insert(this=into, expression=select))
+        else:
+            raise error(ERR_UNSUPPORTED_MERGE_CLAUSE)
+    return statements
