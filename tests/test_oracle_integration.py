@@ -78,6 +78,21 @@ def test_second_bootstrap_leaves_working_passwords_alone(settings, bootstrapped)
         admin.close()
 
 
+def test_vector_pool_is_read_before_setup_and_holds_the_index(settings, bootstrapped):
+    from workshop_lib.oracle.doctor import check_vector_pool
+    from workshop_lib.oracle.vector_pool import pool_problem, read_vector_memory_size
+
+    assert {s.name: s.status for s in bootstrapped.steps}["vector pool"] in ("done", "skipped")
+    conn = connect_admin(settings) if settings.admin_password else connect_as(
+        settings, settings.oracle_user, settings.oracle_password)
+    try:
+        size = read_vector_memory_size(conn)
+        assert size is None or (size > 0 and pool_problem(size) is None), size
+        assert check_vector_pool(conn, settings).ok
+    finally:
+        conn.close()
+
+
 def test_agent_holds_least_privileges(agent):
     with agent.cursor() as cur:
         cur.execute("SELECT privilege FROM session_privs")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import socket
 import stat
@@ -37,6 +38,7 @@ from workshop_lib.oracle import bootstrap as B
 from workshop_lib.oracle import doctor as D
 from workshop_lib.oracle import privileges as P
 from workshop_lib.oracle import provision as PR
+from workshop_lib.oracle import vector_pool as VP
 from workshop_lib.oracle.diagnosis import DIAGNOSES, diagnose, error_codes, is_transient
 from workshop_lib.oracle.waiting import DatabaseNotReady, wait_for_database
 
@@ -111,6 +113,7 @@ class FakeOracle:
         self.passwords: dict[str, str] = {}
         self.password_history: dict[str, list[str]] = {}
         self.refuse_reuse = False   # Autonomous Database's profile: ORA-28007 on a reused password
+        self.vector_memory_size: int | None = 256 * 1024 * 1024   # None: V$PARAMETER not readable
 
     # statements run (DDL/DCL) by a user, in order
     def ddl(self, user: str | None = None) -> list[str]:
@@ -127,6 +130,10 @@ class FakeOracle:
                 raise OraError("ORA-00942: table or view does not exist")
             src = self.roles if "ROLE_PRIVS" in u else self.sys_privs
             return [(r,) for r in sorted(src.get(p["name"], ()))]
+        if "FROM V$PARAMETER WHERE NAME = 'VECTOR_MEMORY_SIZE'" in u:
+            if self.vector_memory_size is None:
+                raise OraError("ORA-00942: table or view does not exist")
+            return [(str(self.vector_memory_size),)]
         if "DATABASE_PROPERTIES" in u:
             return [("USERS",)]
         if "FROM USER_TABLESPACES" in u:
@@ -617,7 +624,8 @@ def test_bootstrap_without_admin_uses_existing_users_or_explains(fake_world):
     assert "ORACLE_PASSWORD" in info.value.diagnosis.fix
     db.users |= {"SUPPLYCHAIN", "AGENT"}
     report = B.bootstrap(settings, echo=lambda m: None)
-    assert report.ok and report.steps[2].status == "skipped"
+    steps = {step.name: step.status for step in report.steps}
+    assert report.ok and steps["users and privileges"] == "skipped"
 
 
 def test_bootstrap_reports_missing_settings_clearly():
@@ -748,13 +756,57 @@ def test_text_index_check_states():
 def test_vector_pool_check_degrades_without_privileges():
     no_access = OraError("ORA-00942: table or view does not exist")
     settings = settings_for(ORACLE_ADMIN_PASSWORD=None)
-    check = D.check_vector_pool(ScriptedConn({"v$vector_memory_pool": no_access,
+    check = D.check_vector_pool(ScriptedConn({"v$parameter": no_access,
                                               "index_type = 'vector'": [(1,)]}), settings)
     assert check.ok and "SELECT_CATALOG_ROLE" in check.detail
-    empty = D.check_vector_pool(ScriptedConn({"v$vector_memory_pool": [(0,)]}), settings)
-    assert not empty.ok and "vector_memory_size" in empty.fix
-    sized = D.check_vector_pool(ScriptedConn({"v$vector_memory_pool": [(256 * 1024 * 1024,)]}), settings)
+    empty = D.check_vector_pool(ScriptedConn({"v$parameter": [("0",)]}), settings)
+    assert not empty.ok and "VECTOR_MEMORY_SIZE is 0" in empty.detail
+    assert "ALTER SYSTEM SET vector_memory_size = 256M SCOPE = BOTH" in empty.fix and "DBA" in empty.fix
+    sized = D.check_vector_pool(ScriptedConn({"v$parameter": [(str(256 * 1024 * 1024),)]}), settings)
     assert sized.ok and "256 MB" in sized.detail
+    assert VP.VECTOR_MEMORY_SIZE_SQL == "SELECT value FROM v$parameter WHERE name = 'vector_memory_size'"
+
+
+def test_vector_pool_check_sizes_the_request_for_a_class():
+    settings = settings_for(ORACLE_ADMIN_PASSWORD=None)
+    small = ScriptedConn({"v$parameter": [(str(256 * 1024 * 1024),)]})
+    check = D.check_vector_pool(small, settings, schemas=31)       # AGENT + 30 learners
+    assert not check.ok and "31 schema(s) x 10,000 memories" in check.detail
+    mb = VP.recommended_mb(31)
+    assert f"vector_memory_size = {mb}M" in check.fix and mb > 256
+    # Oracle's estimate: 1.3 x vectors x 384 dims x 4 bytes, doubled for headroom
+    assert VP.needed_bytes(31, 10_000) == math.ceil(1.3 * 31 * 10_000 * 384 * 4 * 2)
+    assert VP.recommended_mb(1) == 256 and VP.recommended_mb(31) % 64 == 0
+
+
+def test_vector_pool_on_adb_is_managed_automatically():
+    settings = settings_for(ORACLE_DSN="mydb_low", ORACLE_WALLET_DIR="/wallet", ORACLE_ADMIN_PASSWORD=None)
+    check = D.check_vector_pool(ScriptedConn({}), settings)   # asks nothing
+    assert check.ok and "Autonomous Database" in check.detail
+
+
+def test_bootstrap_fails_early_without_a_vector_pool(fake_world):
+    db, calls = fake_world
+    db.vector_memory_size = 0
+    with pytest.raises(B.OracleSetupError) as info:
+        B.bootstrap(settings_for(), echo=lambda m: None)
+    assert info.value.step == "vector pool" and info.value.diagnosis.code == "ORA-51962"
+    assert "ALTER SYSTEM SET vector_memory_size = 256M" in info.value.diagnosis.fix
+    assert db.ddl() == [] and calls == {"seed": 0, "model_load": 0, "memory": 0}, "nothing was created"
+    db.vector_memory_size = None                                   # not readable: go on, say so
+    report = B.bootstrap(settings_for(), echo=lambda m: None)
+    assert report.ok and {s.name: s.status for s in report.steps}["vector pool"] == "skipped"
+
+
+def test_provisioning_a_class_checks_the_pool_for_every_learner(monkeypatch):
+    db = FakeOracle()
+    monkeypatch.setattr("workshop_lib.oracle.connection.connect_admin", lambda s: FakeConnection(db, "SYSTEM"))
+    monkeypatch.setattr("workshop_lib.oracle.connection.connect_as",
+                        lambda s, u, p, **kw: FakeConnection(db, u))
+    with pytest.raises(ConfigError) as info:
+        PR.provision_learners(settings_for(), 40, echo=lambda m: None)
+    assert "41 schema(s)" in str(info.value) and f"{VP.recommended_mb(41)}M" in str(info.value)
+    assert db.ddl() == [], "no learner was created"
 
 
 def test_model_check_wants_384_dimensions():

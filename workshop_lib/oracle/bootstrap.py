@@ -399,6 +399,38 @@ def setup_agent_schema(settings: Any, user: str, password: str, steps: _Steps,
         conn.close()
 
 
+# --- vector pool, before anything is created ---------------------------------------
+
+def check_vector_pool_early(settings: Any, agent: str, target: str, schemas: int = 1) -> tuple[str, str]:
+    """Read VECTOR_MEMORY_SIZE (as the admin user, else as AGENT) and fail now when the pool cannot hold the index.
+
+    Without this, a database whose pool is 0 fails only at the memory-table
+    step (ORA-51962), after users, seed and model were set up.
+    """
+    from .vector_pool import pool_problem, pool_request, read_vector_memory_size
+
+    if target == "adb":
+        return "skipped", "managed automatically by Autonomous Database"
+    try:
+        conn = (connect_admin(settings) if settings.admin_password
+                else connect_as(settings, agent, settings.oracle_password))
+    except Exception as exc:  # noqa: BLE001 - the users step / seed step report login problems
+        if not settings.admin_password and _has_code(exc, "ORA-01017", "ORA-28000", "ORA-28001"):
+            return "skipped", f"could not log in as {agent} to read VECTOR_MEMORY_SIZE"
+        raise
+    try:
+        size = read_vector_memory_size(conn)
+    finally:
+        conn.close()
+    if size is None:
+        return "skipped", ("VECTOR_MEMORY_SIZE is not readable by this user (needs SELECT_CATALOG_ROLE); "
+                           "if the memory tables step fails with ORA-51962, " + pool_request(schemas))
+    problem = pool_problem(size, schemas=schemas)
+    if problem:
+        raise OracleSetupError("vector pool", Diagnosis("ORA-51962", problem + ".", pool_request(schemas)))
+    return "done", f"VECTOR_MEMORY_SIZE {size // (1024 * 1024)} MB"
+
+
 # --- entry point -----------------------------------------------------------------
 
 def bootstrap(settings: Any, *, echo: Echo = print, reseed: bool = False,
@@ -446,6 +478,7 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
               lambda: ("done", f"logged in after {wait_for_database(settings, wait_timeout_s, echo):.0f}s"))
 
     agent = P.validate_identifier(settings.oracle_user, "ORACLE_USER")
+    steps.run("vector pool", lambda: check_vector_pool_early(settings, agent, target))
     if settings.admin_password:
         def users() -> tuple[str, str]:
             conn = connect_admin(settings)

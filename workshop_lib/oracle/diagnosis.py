@@ -39,8 +39,9 @@ DIAGNOSES: dict[str, tuple[str, str]] = {
     ),
     "ORA-51962": (
         "The vector memory pool is too small (or 0) for the HNSW vector index.",
-        "as SYSDBA in CDB$ROOT run `ALTER SYSTEM SET vector_memory_size=512M SCOPE=BOTH;` "
-        "(if it says a restart is needed, use SCOPE=SPFILE and restart the database); in the "
+        "ask your DBA to run, as SYSDBA in CDB$ROOT, `ALTER SYSTEM SET vector_memory_size=256M "
+        "SCOPE=BOTH;` (enough for one schema; `workshop doctor` and `workshop provision` compute "
+        "the size for a class; if it is refused, SCOPE=SPFILE and restart the database); in the "
         "devcontainer, restart the db service: `docker compose -f .devcontainer/docker-compose.yml "
         "restart db` - its startup hook sizes the pool.",
     ),

@@ -254,11 +254,19 @@ def check_text_index_oracle(conn: Any) -> Check:
     return Check("text index", True, f"{str(name).lower()} valid, sync {sync or 'unknown'}, nothing pending")
 
 
-VECTOR_POOL_SQL = "SELECT NVL(SUM(alloc_bytes), 0) FROM v$vector_memory_pool"
+def check_vector_pool(conn: Any, settings: Any, *, schemas: int = 1) -> Check:
+    """The Vector Pool can hold ``schemas`` HNSW indexes: VECTOR_MEMORY_SIZE read as AGENT, else as admin.
 
+    Runs before the memory-table checks, so a missing pool (0, the default of
+    an on-premises database) is named with the exact request for the DBA and
+    its size before setup fails on it with ORA-51962. On Autonomous Database
+    the pool is managed automatically.
+    """
+    from .vector_pool import pool_problem, pool_request, read_vector_memory_size
 
-def check_vector_pool(conn: Any, settings: Any) -> Check:
-    """The vector memory pool is non-zero (read as AGENT, else as admin, else inferred)."""
+    if P.password_target(settings) == "adb":
+        return Check("vector pool", True, "managed automatically by Autonomous Database "
+                                          "(VECTOR_MEMORY_SIZE reads 0 there and needs no setting)")
     sources: list[tuple[str, Callable[[], Any]]] = [("this user", lambda: conn)]
     if getattr(settings, "admin_password", None):
         from .connection import connect_admin
@@ -267,18 +275,16 @@ def check_vector_pool(conn: Any, settings: Any) -> Check:
     for label, opener in sources:
         c = opener()
         try:
-            size = int(_scalar(c, VECTOR_POOL_SQL) or 0)
-        except Exception as exc:  # noqa: BLE001 - no access to V$ views is expected for AGENT
-            if any(code in str(exc) for code in ("ORA-00942", "ORA-01031")):
-                continue
-            raise
+            size = read_vector_memory_size(c)
         finally:
             if c is not conn:
                 c.close()
-        if size <= 0:
-            d = diagnose("ORA-51962")
-            return Check("vector pool", False, "the vector memory pool is 0 bytes", d.fix)
-        return Check("vector pool", True, f"{size // (1024 * 1024)} MB allocated (read as {label})")
+        if size is None:
+            continue
+        problem = pool_problem(size, schemas=schemas)
+        if problem:
+            return Check("vector pool", False, problem, pool_request(schemas))
+        return Check("vector pool", True, f"VECTOR_MEMORY_SIZE {size // (1024 * 1024)} MB (read as {label})")
     hnsw = int(_scalar(conn, "SELECT COUNT(*) FROM user_indexes WHERE index_type = 'VECTOR'") or 0)
     if hnsw:
         return Check("vector pool", True,
@@ -286,7 +292,7 @@ def check_vector_pool(conn: Any, settings: Any) -> Check:
                      "so the pool is usable")
     return Check("vector pool", True,
                  "size not readable without SELECT_CATALOG_ROLE and no vector index yet; if setup "
-                 "fails with ORA-51962, " + diagnose("ORA-51962").fix)
+                 "fails with ORA-51962, " + pool_request(schemas))
 
 
 # --- entry points -----------------------------------------------------------------
@@ -326,9 +332,9 @@ def _doctor_oracle(settings: Any) -> DoctorReport:
         for name, fn in (
             ("database version", lambda: check_version(conn)),
             ("privileges", lambda: check_privileges(conn)),
+            ("vector pool", lambda: check_vector_pool(conn, settings)),
             ("SUPPLYCHAIN seed", lambda: check_catalog(conn)),
             ("embedding model", lambda: check_model(conn)),
-            ("vector pool", lambda: check_vector_pool(conn, settings)),
             ("memory tables", lambda: check_memory_tables(conn)),
             ("memory vectors", lambda: check_memory_vectors(conn)),
             ("text index", lambda: check_text_index_oracle(conn)),

@@ -93,6 +93,13 @@ def provision_learners(
     accounts: list[LearnerAccount] = []
     admin = connect_admin(settings)
     try:
+        from .vector_pool import pool_problem, pool_request, read_vector_memory_size
+
+        # every learner gets its own HNSW index: check the pool holds them all before creating anyone
+        schemas = len(names) + 1
+        problem = pool_problem(read_vector_memory_size(admin), schemas=schemas, autonomous=target == "adb")
+        if problem:
+            raise ConfigError(f"{problem}. Fix: {pool_request(schemas)}")
         tablespace = default_tablespace(admin)
         for name in names:
             exists = int(_scalar(admin, P.USER_EXISTS_SQL, {"name": name}) or 0) > 0

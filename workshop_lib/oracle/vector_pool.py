@@ -1,0 +1,81 @@
+"""The Vector Pool OAMP's HNSW index lives in: read its size, compute what a class needs, say what to ask for.
+
+OAMP always creates ``CREATE VECTOR INDEX … ORGANIZATION INMEMORY NEIGHBOR
+GRAPH`` (HNSW) on its chunk table; with ``VECTOR_MEMORY_SIZE = 0`` (the
+default of an on-premises database) that step fails with ORA-51962. The
+doctor and the bootstrap read the parameter before anything is created and,
+when it is 0 or too small, fail with the exact statement to ask the DBA for
+and a size computed from the number of schemas (AGENT + learners) and
+memories. On Autonomous Database the pool is managed automatically (the
+parameter reads 0 there and cannot be set), so nothing is asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..config import EMBED_DIM
+from ._sql import scalar as _scalar
+from .diagnosis import error_codes
+
+VECTOR_MEMORY_SIZE_SQL = "SELECT value FROM v$parameter WHERE name = 'vector_memory_size'"
+# Oracle's estimate of an HNSW index in the Vector Pool (AI Vector Search User's Guide,
+# "Size the Vector Pool"): 1.3 x number of vectors x dimensions x bytes per dimension.
+HNSW_FACTOR = 1.3
+BYTES_PER_DIMENSION = 4        # FLOAT32, the embedding model's output
+HEADROOM = 2                   # agent messages' chunks, index rebuilds
+DEFAULT_MEMORIES = 10_000      # per schema: far above what the notebooks store
+MIN_RECOMMENDED_MB = 256       # what the devcontainer's startup hook sets
+_MB = 1024 * 1024
+
+
+def needed_bytes(schemas: int = 1, memories: int = DEFAULT_MEMORIES, dim: int = EMBED_DIM) -> int:
+    """Bytes of Vector Pool ``schemas`` workshop schemas of ``memories`` memories each need (with headroom)."""
+    if schemas < 1 or memories < 1:
+        raise ValueError("schemas and memories must be at least 1")
+    return math.ceil(HNSW_FACTOR * schemas * memories * dim * BYTES_PER_DIMENSION * HEADROOM)
+
+
+def recommended_mb(schemas: int = 1, memories: int = DEFAULT_MEMORIES, dim: int = EMBED_DIM) -> int:
+    """The size to ask for: :func:`needed_bytes` rounded up to 64 MB, at least 256 MB."""
+    mb = math.ceil(needed_bytes(schemas, memories, dim) / (64 * _MB)) * 64
+    return max(MIN_RECOMMENDED_MB, mb)
+
+
+def pool_request(schemas: int = 1, memories: int = DEFAULT_MEMORIES) -> str:
+    """What to ask the DBA for, with the size and how it was computed."""
+    mb = recommended_mb(schemas, memories)
+    return (f"ask your DBA to size the Vector Pool: as SYSDBA in CDB$ROOT run "
+            f"`ALTER SYSTEM SET vector_memory_size = {mb}M SCOPE = BOTH;` (if it is refused, "
+            f"SCOPE = SPFILE and restart the database). {mb} MB is sized for {schemas} workshop "
+            f"schema(s) x {memories:,} memories x {EMBED_DIM} dimensions (Oracle's HNSW estimate "
+            f"{HNSW_FACTOR} x vectors x dimensions x {BYTES_PER_DIMENSION} bytes, doubled for headroom; "
+            "DBMS_VECTOR.INDEX_VECTOR_MEMORY_ADVISOR gives Oracle's own figure). In the devcontainer, "
+            "`docker compose -f .devcontainer/docker-compose.yml restart db` - its startup hook sizes the pool.")
+
+
+def read_vector_memory_size(conn: Any) -> int | None:
+    """``VECTOR_MEMORY_SIZE`` in bytes, or None when this user may not read V$PARAMETER."""
+    try:
+        value = _scalar(conn, VECTOR_MEMORY_SIZE_SQL)
+    except Exception as exc:  # noqa: BLE001 - no SELECT_CATALOG_ROLE is normal for AGENT
+        if any(code in error_codes(exc) for code in ("ORA-00942", "ORA-01031")):
+            return None
+        raise
+    return int(value or 0)
+
+
+def pool_problem(size: int | None, *, schemas: int = 1, memories: int = DEFAULT_MEMORIES,
+                 autonomous: bool = False) -> str | None:
+    """Why a pool of ``size`` bytes cannot hold the workshop's HNSW indexes, or None when it can (or is unknown)."""
+    if autonomous or size is None:
+        return None
+    if size <= 0:
+        return ("VECTOR_MEMORY_SIZE is 0: there is no Vector Pool, so OAMP's HNSW vector index "
+                "cannot be created (ORA-51962)")
+    need = needed_bytes(schemas, memories)
+    if size < need:
+        return (f"VECTOR_MEMORY_SIZE is {size // _MB} MB; {schemas} schema(s) x {memories:,} memories "
+                f"need about {math.ceil(need / _MB)} MB")
+    return None
