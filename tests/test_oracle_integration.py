@@ -110,6 +110,26 @@ def test_agent_holds_least_privileges(agent):
     assert _error_code(info.value) == "ORA-01031"
 
 
+def test_index_internals_exist_but_are_neither_granted_nor_listed(settings, agent):
+    from workshop_lib.oracle import privileges as P
+
+    owner = connect_as(settings, SCHEMA, settings.supplychain_password)
+    try:
+        with owner.cursor() as cur:
+            cur.execute("SELECT table_name FROM user_tables WHERE secondary = 'Y'")
+            secondary = {r[0] for r in cur}
+            cur.execute(P.OWNED_TABLES_SQL)
+            real = [r[0] for r in cur]
+    finally:
+        owner.close()
+    assert any(t.startswith("MDRT_") for t in secondary), secondary   # the spatial indexes' tables
+    assert not secondary & set(real) and set(P.SEED_TABLES) <= set(real)
+    with agent.cursor() as cur:
+        cur.execute("SELECT DISTINCT table_name FROM user_tab_privs_recd WHERE owner = :o", o=SCHEMA)
+        granted = {r[0] for r in cur}
+    assert granted == set(P.SEED_TABLES), granted ^ set(P.SEED_TABLES)
+
+
 def test_seed_is_complete(settings, bootstrapped):
     conn = connect_as(settings, SCHEMA, settings.supplychain_password)
     try:

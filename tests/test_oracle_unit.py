@@ -165,7 +165,9 @@ class FakeOracle:
             self.obj_grants.add((owner, table, grantee))
             return []
         if u.startswith("SELECT TABLE_NAME FROM USER_TABLES"):
-            return [(t,) for t in sorted(self.tables.get(user, {}))]
+            real = "SECONDARY = 'N'" in u and "DROPPED = 'NO'" in u
+            return [(t,) for t in sorted(self.tables.get(user, {}))
+                    if not (real and (t.startswith(("MDRT_", "DR$", "BIN$"))))]
         if m := re.match(r'SELECT COUNT\(\*\) FROM "(\w+)"$', s):
             return [(self.tables[user][m.group(1)],)]
         if "FROM USER_TAB_PRIVS_MADE" in u:
@@ -565,6 +567,24 @@ def test_bootstrap_is_idempotent_and_never_prints_passwords(fake_world):
     for pw in (settings.oracle_password, settings.supplychain_password, settings.admin_password):
         assert pw not in printed
     assert json.loads(second.to_json())["ok"] is True
+
+
+def test_index_internals_are_neither_granted_nor_listed(fake_world):
+    db, _ = fake_world
+    settings = settings_for()
+    B.bootstrap(settings, echo=lambda m: None)
+    # what Oracle puts in SUPPLYCHAIN next to the seed: a spatial index's table, a DBA's scratch table
+    db.tables[SCHEMA].update({"MDRT_1F89F$": 0, "SCRATCH": 0})
+    db.users.add("LEARNER01")
+    db.obj_grants.add((SCHEMA, "VESSELS", "LEARNER01"))
+    B.bootstrap(settings, echo=lambda m: None, reseed=True)
+    granted = {t for _, t, _ in db.obj_grants}
+    assert granted == set(P.SEED_TABLES), granted - set(P.SEED_TABLES)
+    assert P.OWNED_TABLES_SQL == ("SELECT table_name FROM user_tables WHERE secondary = 'N' "
+                                  "AND dropped = 'NO' ORDER BY table_name")
+    assert P.seed_tables_present(["MDRT_1F89F$", "VESSELS", "DR$EDA_ONNX_MEMORY_CTX$I", "PORTS"]) == [
+        t for t in P.SEED_TABLES if t in ("VESSELS", "PORTS")]
+    assert not [sql for sql in db.ddl() if "MDRT_" in sql or "SCRATCH" in sql]
 
 
 def test_second_setup_on_adb_keeps_the_passwords_and_succeeds(fake_world):

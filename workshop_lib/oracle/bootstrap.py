@@ -249,8 +249,12 @@ def seed_state(conn: Any) -> dict[str, int | None]:
 
 
 def ensure_catalog_grants(conn: Any, grantees: Iterable[str]) -> list[str]:
-    """As SUPPLYCHAIN: GRANT SELECT on every table it owns to each grantee; return the statements."""
-    tables = [r[0] for r in _rows(conn, P.OWNED_TABLES_SQL)]
+    """As SUPPLYCHAIN: GRANT SELECT on each seed table it owns to each grantee; return the statements.
+
+    Only the seed's tables: never a spatial index's MDRT_…$ table or an
+    Oracle Text DR$… table (secondary objects), nor anything else in the schema.
+    """
+    tables = P.seed_tables_present(r[0] for r in _rows(conn, P.OWNED_TABLES_SQL))
     done: list[str] = []
     for grantee in dict.fromkeys(P.validate_identifier(g, "grantee") for g in grantees):
         for sql in P.catalog_grants(tables, grantee):

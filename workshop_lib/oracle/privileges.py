@@ -47,7 +47,11 @@ DEFAULT_TABLESPACE_SQL = (
 TABLESPACE_ASSM_SQL = (
     "SELECT segment_space_management FROM user_tablespaces WHERE tablespace_name = :name"
 )
-OWNED_TABLES_SQL = "SELECT table_name FROM user_tables ORDER BY table_name"
+# Real tables only: USER_TABLES also lists the secondary objects domain indexes create in the
+# owner's schema (MDRT_…$ for each spatial index, DR$… for Oracle Text; SECONDARY = 'Y') and, with
+# the recycle bin on, dropped tables (BIN$…; DROPPED = 'YES'). Neither is ever granted or scanned.
+OWNED_TABLES_SQL = ("SELECT table_name FROM user_tables WHERE secondary = 'N' AND dropped = 'NO' "
+                    "ORDER BY table_name")
 GRANTS_MADE_SQL = (
     "SELECT DISTINCT grantee FROM user_tab_privs_made WHERE privilege = 'SELECT'"
 )
@@ -202,6 +206,16 @@ def missing_grants(user: str, granted_roles: Iterable[str], granted_privileges: 
     todo = [f"GRANT {role} TO {grantee}" for role in WORKSHOP_ROLES if role not in roles]
     todo += [f"GRANT {p} TO {grantee}" for p in WORKSHOP_SYSTEM_PRIVILEGES if p not in privs]
     return todo
+
+
+def seed_tables_present(tables: Iterable[str]) -> list[str]:
+    """The seed's tables among ``tables`` (in the seed's order): what AGENT and learners may read.
+
+    Grants are made on this list, never on whatever else SUPPLYCHAIN holds
+    (index internals, a DBA's scratch table).
+    """
+    present = {str(t).upper() for t in tables}
+    return [t for t in SEED_TABLES if t in present]
 
 
 def catalog_grants(tables: Sequence[str], grantee: str, owner: str = SCHEMA) -> list[str]:

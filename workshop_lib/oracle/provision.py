@@ -123,7 +123,7 @@ def provision_learners(
 
     owner = connect_as(settings, SCHEMA, settings.supplychain_password)
     try:
-        tables = [r[0] for r in _rows(owner, P.OWNED_TABLES_SQL)]
+        tables = P.seed_tables_present(r[0] for r in _rows(owner, P.OWNED_TABLES_SQL))
         if not tables:
             raise ConfigError(f"{SCHEMA} has no tables yet: run `workshop setup --backend oracle` "
                               "before provisioning learners.")
