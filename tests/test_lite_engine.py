@@ -915,3 +915,44 @@ def test_vector_distance_metric_written_in_lower_case_between_two_columns(db: Li
                     "WHERE a.vessel_id IN (1, 3) ORDER BY a.vessel_id")
         rows = cur.fetchall()
     assert rows[0] == (1, pytest.approx(0.0)) and rows[1] == (3, pytest.approx(math.sqrt(2.0), rel=1e-6))
+
+
+# --------------------------------------------------------------------------- CREATE/DROP INDEX read from the parse tree
+
+@pytest.mark.parametrize("sql, index_type, uniqueness, parameters", [
+    ("CREATE UNIQUE INDEX ix_t1 ON ixt (a) TABLESPACE users ONLINE", "NORMAL", "UNIQUE", None),
+    ("CREATE BITMAP INDEX ix_t1 ON ixt (b)", "NORMAL", "NONUNIQUE", None),
+    ("CREATE INDEX ix_t1 ON ixt (a, b DESC) PARALLEL 4", "NORMAL", "NONUNIQUE", None),
+    # a quote doubled inside PARAMETERS is one quote, as Oracle stores it
+    ("CREATE INDEX ix_t1 ON ixt (b) INDEXTYPE IS CTXSYS.CONTEXT PARAMETERS ('SYNC (ON COMMIT) x''y') PARALLEL 2",
+     "DOMAIN", "NONUNIQUE", "SYNC (ON COMMIT) x'y"),
+])
+def test_create_index_forms_are_recorded(fresh: LiteConnection, sql: str, index_type: str, uniqueness: str,
+                                         parameters: str | None) -> None:
+    cur = fresh.cursor()
+    cur.execute("CREATE TABLE ixt (a NUMBER, b VARCHAR2(40))")
+    cur.execute(sql)
+    cur.execute("SELECT index_name, table_name, index_type, uniqueness, parameters FROM user_indexes "
+                "WHERE table_name = 'IXT'")
+    assert cur.fetchall() == [("IX_T1", "IXT", index_type, uniqueness, parameters)]
+    cur.execute("DROP INDEX ix_t1")
+    cur.execute("SELECT COUNT(*) FROM user_indexes WHERE table_name = 'IXT'")
+    assert cur.fetchone() == (0,)
+
+
+@pytest.mark.parametrize("sql, code, fragment", [
+    ("CREATE INDEX ix_t2 ON ixt (UPPER(b))", "ORA-03001", "function-based index (UPPER(b))"),
+    ("CREATE INDEX ix_t2 ON ixt (a) COMPRESS 1", "ORA-03001", "index clause: COMPRESS 1"),
+    ("CREATE INDEX ix_t2 ON ixt (b) INDEXTYPE IS CTXSYS.CONTEXT FILTER BY a", "ORA-03001", "FILTER BY a"),
+    ("CREATE INDEX ix_t2 ON ixt (b) INDEXTYPE IS acme.fulltext", "ORA-03001", "INDEXTYPE IS acme.fulltext"),
+    ("CREATE INDEX ix_t2 ON ixt (b) INDEXTYPE IS CTXSYS.CTXCAT", "ORA-03001", "CTXSYS.CTXCAT"),
+    ("CREATE VECTOR INDEX ix_t2 ON ixt (a) ORGANIZATION NEIGHBOR PARTITIONS", "ORA-51961", "VECTOR column"),
+    ("DROP INDEX no_such_ix", "ORA-01418", "does not exist"),
+])
+def test_create_index_refusals_name_the_clause(fresh: LiteConnection, sql: str, code: str, fragment: str) -> None:
+    cur = fresh.cursor()
+    cur.execute("CREATE TABLE ixt (a NUMBER, b VARCHAR2(40))")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        cur.execute(sql)
+    assert info.value.args[0].full_code == code and fragment in info.value.args[0].message
+    cur.execute("DROP INDEX IF EXISTS ix_t2")  # IF EXISTS: no error for a missing index

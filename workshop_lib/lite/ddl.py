@@ -1,9 +1,10 @@
 """Oracle DDL on the lite backend: tables, comments, indexes (including Oracle Text, spatial and vector).
 
-Each statement is read with the workshop's Oracle dialect (CREATE INDEX with
-INDEXTYPE/ORGANIZATION clauses, which sqlglot only keeps as raw text, with a
-strict pattern), turned into SQLite DDL, and recorded in the catalog so the
-dictionary views and the type-aware translator see it.
+Each statement is read with the workshop's Oracle dialect (dialect.py parses
+CREATE INDEX's INDEXTYPE/ORGANIZATION clauses and options into the tree this
+module reads), turned into SQLite DDL, and recorded in the catalog so the
+dictionary views and the type-aware translator see it. Only TRUNCATE and
+CREATE USER, which sqlglot does not parse into trees, are matched by pattern.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import Protocol
 from sqlglot import exp
 
 from . import catalog
-from .dialect import Oracle
+from .dialect import IndexTypeClause, Oracle
 from .error_catalogue import (
     ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
-    ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_UNSUPPORTED_CASCADE,
+    ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_UNSUPPORTED_CASCADE, ERR_UNSUPPORTED_FUNCTION_INDEX,
     ERR_UNSUPPORTED_COLUMN_CONSTRAINT, ERR_UNSUPPORTED_COLUMN_TYPE, ERR_UNSUPPORTED_COMMENT,
     ERR_UNSUPPORTED_CTAS, ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
@@ -49,30 +50,13 @@ class DdlTarget(Protocol):
 
 _IDENT = r'(?:"[^"]+"|[A-Za-z][\w$#]*)'
 _QNAME = rf"(?:{_IDENT}\s*\.\s*)?{_IDENT}"
-CREATE_INDEX_RE = re.compile(
-    rf"""^\s*CREATE\s+(?P<unique>UNIQUE\s+|BITMAP\s+|VECTOR\s+|SEARCH\s+)?INDEX\s+
-    (?P<ifne>IF\s+NOT\s+EXISTS\s+)?(?P<name>{_QNAME})\s+ON\s+(?P<table>{_QNAME})\s*
-    \((?P<cols>[^)]*)\)\s*(?P<rest>.*?)\s*$""",
-    re.I | re.S | re.X,
-)
-_CONTEXT_RE = re.compile(
-    r"^INDEXTYPE\s+IS\s+CTXSYS\s*\.\s*(?P<itype>CONTEXT|CTXCAT|CTXRULE)"
-    r"(?:\s+PARAMETERS\s*\(\s*'(?P<params>(?:[^']|'')*)'\s*\))?(?:\s+PARALLEL\s+\d+)?$", re.I | re.S)
-_SPATIAL_RE = re.compile(
-    r"^INDEXTYPE\s+IS\s+MDSYS\s*\.\s*(?P<itype>SPATIAL_INDEX_V2|SPATIAL_INDEX)\b"
-    r"(?:\s+PARAMETERS\s*\(\s*'(?P<params>(?:[^']|'')*)'\s*\))?(?:\s+NOPARALLEL|\s+PARALLEL(?:\s+\d+)?)?$",
-    re.I | re.S)
 # Geometry types a spatial index's layer_gtype parameter may name (Oracle Spatial, CREATE INDEX).
 _LAYER_GTYPES = {"POINT", "LINE", "CURVE", "POLYGON", "SURFACE", "COLLECTION", "MULTIPOINT", "MULTILINE",
                  "MULTICURVE", "MULTIPOLYGON", "MULTISURFACE", "SOLID", "MULTISOLID"}
-_VECTOR_RE = re.compile(
-    r"^ORGANIZATION\s+(?P<org>INMEMORY\s+NEIGHBOR\s+GRAPH|NEIGHBOR\s+PARTITIONS)"
-    r"(?:\s+DISTANCE\s+(?P<metric>COSINE|EUCLIDEAN|EUCLIDEAN_SQUARED|DOT|MANHATTAN|HAMMING|JACCARD))?"
-    r"(?:\s+WITH\s+TARGET\s+ACCURACY\s+\d+)?"
-    r"(?:\s+PARAMETERS\s*\((?P<params>[^)]*)\))?(?:\s+PARALLEL\s+\d+)?$", re.I | re.S)
-_PLAIN_REST_RE = re.compile(r"^(?:TABLESPACE\s+\w+)?\s*(?:ONLINE)?$", re.I)
-_DROP_INDEX_RE = re.compile(rf"^\s*DROP\s+INDEX\s+(?P<ifex>IF\s+EXISTS\s+)?(?P<name>{_QNAME})(?:\s+FORCE)?\s*$",
-                            re.I | re.S)
+_TEXT_INDEXTYPES = ("CONTEXT", "CTXCAT", "CTXRULE")
+_SPATIAL_INDEXTYPES = ("SPATIAL_INDEX_V2", "SPATIAL_INDEX")
+# IndexParameters sqlglot reads for other dialects (USING, INCLUDE, WHERE, WITH, ...): not Oracle's CREATE INDEX
+_FOREIGN_INDEX_PARAMETERS = ("using", "include", "partition_by", "where", "with_storage", "on")
 _TRUNCATE_RE = re.compile(rf"^\s*TRUNCATE\s+TABLE\s+(?P<table>{_QNAME})\s*(?:DROP\s+STORAGE|REUSE\s+STORAGE)?\s*$",
                           re.I | re.S)
 _CREATE_USER_RE = re.compile(rf"^\s*CREATE\s+USER\s+(?P<ifne>IF\s+NOT\s+EXISTS\s+)?(?P<name>{_IDENT})\b", re.I)
@@ -121,21 +105,6 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
     """Run one DDL statement on the lite database and record it in the catalog."""
     con = conn.sqlite
     user = conn.username
-    if CREATE_INDEX_RE.match(sql):
-        return _create_index(conn, sql)
-    match = _DROP_INDEX_RE.match(sql)
-    if match:
-        owner, name = _split_qname(match.group("name"), user)
-        row = con.execute("SELECT TABLE_OWNER, TABLE_NAME, INDEX_TYPE FROM LITECAT.INDEXES "
-                          "WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name)).fetchone()
-        if row is None:
-            if match.group("ifex"):
-                return DdlResult("DROP INDEX")
-            raise error(ERR_INDEX_DOES_NOT_EXIST)
-        con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
-        if row[2] in ("NORMAL", "UNIQUE"):
-            con.execute(f'DROP INDEX IF EXISTS "{_db(conn, row[0])}"."{name}"')
-        return DdlResult("DROP INDEX", row[0], row[1])
     match = _TRUNCATE_RE.match(sql)
     if match:
         owner, table = _split_qname(match.group("table"), user)
@@ -154,9 +123,14 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
     from .translate import parse  # local: parse errors are Oracle-shaped
 
     tree = parse(sql)
-    if isinstance(tree, exp.Create) and (tree.args.get("kind") or "").upper() == "TABLE":
+    kind = (tree.args.get("kind") or "").upper() if isinstance(tree, (exp.Create, exp.Drop)) else ""
+    if isinstance(tree, exp.Create) and kind.endswith("INDEX") and isinstance(tree.this, exp.Index):
+        return _create_index(conn, tree)
+    if isinstance(tree, exp.Drop) and kind == "INDEX":
+        return _drop_index(conn, tree)
+    if isinstance(tree, exp.Create) and kind == "TABLE":
         return _create_table(conn, tree, ctx)
-    if isinstance(tree, exp.Drop) and (tree.args.get("kind") or "").upper() == "TABLE":
+    if isinstance(tree, exp.Drop) and kind == "TABLE":
         return _drop_table(conn, tree)
     if isinstance(tree, exp.Comment):
         return _comment(conn, tree)
@@ -374,19 +348,44 @@ def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
     raise error(ERR_UNSUPPORTED_COMMENT, kind=kind)
 
 
-def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
+def _index_name(index: exp.Index, user: str) -> tuple[str, str]:
+    """(owner, name) of CREATE INDEX's index: ``schema.name`` is a Table node, a bare name an Identifier."""
+    name = index.this
+    if isinstance(name, exp.Table):
+        return table_ref(name, user)
+    return user, name_of(name)
+
+
+def _index_columns(params: exp.IndexParameters | None) -> list[str]:
+    """The indexed column names; an expression (a function-based index) is not implemented in lite."""
+    names = []
+    for item in (params.args.get("columns") or []) if params is not None else []:
+        column = item.this if isinstance(item, exp.Ordered) else item
+        if not isinstance(column, exp.Column) or column.args.get("table") is not None:
+            raise error(ERR_UNSUPPORTED_FUNCTION_INDEX, expression=column.sql(dialect=Oracle)[:60])
+        names.append(name_of(column.this))
+    return names
+
+
+def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
+    """CREATE [UNIQUE|BITMAP|VECTOR|SEARCH] INDEX from its parse tree (dialect.py reads the Oracle Text,
+    spatial and vector clauses and the trailing options; anything else it keeps as text, refused here)."""
     con = conn.sqlite
-    match = CREATE_INDEX_RE.match(sql)
-    assert match is not None
     user = conn.username
-    owner, name = _split_qname(match.group("name"), user)
-    t_owner, table = _split_qname(match.group("table"), user)
-    if not match.group("table").count(".") and "." in match.group("name"):
-        t_owner = owner
-    cols = [c.strip() for c in match.group("cols").split(",") if c.strip()]
-    col_names = [c[1:-1] if c.startswith('"') else c.split()[0].upper() for c in cols]
-    rest = match.group("rest").strip()
-    variety = (match.group("unique") or "").strip().upper()
+    index: exp.Index = tree.this
+    owner, name = _index_name(index, user)
+    table_node = index.args["table"]
+    t_owner, table = table_ref(table_node, user)
+    if table_node.args.get("db") is None and isinstance(index.this, exp.Table):
+        t_owner = owner  # CREATE INDEX s.ix ON t: lite reads t in the index's schema
+    params = index.args.get("params")
+    clause = index.args.get("oracle")
+    options = index.args.get("options")
+    kind = (tree.args.get("kind") or "INDEX").upper()
+    variety = "UNIQUE" if tree.args.get("unique") else kind.replace("INDEX", "").strip()
+    foreign = [key for key in _FOREIGN_INDEX_PARAMETERS if params is not None and params.args.get(key)]
+    unsupported = options.args.get("unsupported") if options is not None else None
+    col_names = _index_columns(params)
     if not catalog.table_exists(con, t_owner, table):
         raise error(ERR_TABLE_DOES_NOT_EXIST, owner=t_owner, table=table)
     known = catalog.column_types(con, t_owner, table)
@@ -396,37 +395,41 @@ def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
     exists = con.execute("SELECT 1 FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?",
                          (owner, name)).fetchone()
     if exists:
-        if match.group("ifne"):
+        if tree.args.get("exists"):
             return DdlResult("CREATE INDEX", t_owner, table)
         raise error(ERR_NAME_ALREADY_USED)
-    ityp_owner = ityp_name = params = None
+    ityp_owner = ityp_name = parameters = None
     if variety == "VECTOR":
-        vmatch = _VECTOR_RE.match(rest) if rest else None
-        if rest and vmatch is None:
-            raise error(ERR_UNSUPPORTED_VECTOR_INDEX, clause=rest[:80])
+        if unsupported or foreign or isinstance(clause, IndexTypeClause):
+            text = unsupported or (clause.sql(dialect=Oracle) if clause is not None else ", ".join(foreign))
+            raise error(ERR_UNSUPPORTED_VECTOR_INDEX, clause=text[:80])
         if len(col_names) != 1 or known[col_names[0]].type_class != "VECTOR":
             raise error(ERR_VECTOR_INDEX_COLUMN)
         index_type = "VECTOR"
-        params = rest or None
-    elif rest.upper().startswith("INDEXTYPE") and _SPATIAL_RE.match(rest):
-        smatch = _SPATIAL_RE.match(rest)
-        assert smatch is not None
-        params = smatch.group("params")
-        _check_spatial_index(conn, t_owner, table, col_names, known, params)
-        index_type, ityp_owner, ityp_name = "DOMAIN", "MDSYS", smatch.group("itype").upper()
-    elif rest.upper().startswith("INDEXTYPE"):
-        cmatch = _CONTEXT_RE.match(rest)
-        if cmatch is None:
-            raise error(ERR_UNSUPPORTED_INDEX_CLAUSE, clause=rest[:80])
-        if cmatch.group("itype").upper() != "CONTEXT":
-            raise error(ERR_UNSUPPORTED_TEXT_INDEXTYPE, indextype=cmatch.group("itype").upper())
-        if len(col_names) != 1 or known[col_names[0]].type_class not in ("VARCHAR2", "CHAR", "CLOB"):
-            raise error(ERR_TEXT_INDEX_COLUMN)
-        index_type, ityp_owner, ityp_name = "DOMAIN", "CTXSYS", "CONTEXT"
-        params = cmatch.group("params")
+        parameters = clause.sql(dialect=Oracle) if clause is not None else None
+    elif isinstance(clause, IndexTypeClause):
+        itype = clause.this
+        ityp_owner = name_of(itype.args.get("db")) if itype.args.get("db") else ""
+        ityp_name = name_of(itype.this)
+        literal = clause.args.get("parameters")
+        parameters = literal.this if isinstance(literal, exp.Literal) else None
+        known_itype = (ityp_owner == "MDSYS" and ityp_name in _SPATIAL_INDEXTYPES) or (
+            ityp_owner == "CTXSYS" and ityp_name in _TEXT_INDEXTYPES)
+        if unsupported or foreign or not known_itype:
+            text = unsupported if known_itype and unsupported else clause.sql(dialect=Oracle)
+            raise error(ERR_UNSUPPORTED_INDEX_CLAUSE, clause=text[:80])
+        if ityp_owner == "MDSYS":
+            _check_spatial_index(conn, t_owner, table, col_names, known, parameters)
+        else:
+            if ityp_name != "CONTEXT":
+                raise error(ERR_UNSUPPORTED_TEXT_INDEXTYPE, indextype=ityp_name)
+            if len(col_names) != 1 or known[col_names[0]].type_class not in ("VARCHAR2", "CHAR", "CLOB"):
+                raise error(ERR_TEXT_INDEX_COLUMN)
+        index_type = "DOMAIN"
     else:
-        if rest and not _PLAIN_REST_RE.match(rest):
-            raise error(ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, clause=rest[:80])
+        if unsupported or foreign or clause is not None:
+            text = unsupported or (clause.sql(dialect=Oracle) if clause is not None else ", ".join(foreign))
+            raise error(ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, clause=text[:80])
         index_type = "NORMAL"
         db = _db(conn, t_owner)
         unique = "UNIQUE " if variety == "UNIQUE" else ""
@@ -436,8 +439,24 @@ def _create_index(conn: DdlTarget, sql: str) -> DdlResult:
         "INSERT INTO LITECAT.INDEXES (OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAMES, INDEX_TYPE, "
         "UNIQUENESS, ITYP_OWNER, ITYP_NAME, PARAMETERS) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (owner, name, t_owner, table, ",".join(col_names), index_type,
-         "UNIQUE" if variety == "UNIQUE" else "NONUNIQUE", ityp_owner, ityp_name, params))
+         "UNIQUE" if variety == "UNIQUE" else "NONUNIQUE", ityp_owner, ityp_name, parameters))
     return DdlResult("CREATE INDEX", t_owner, table)
+
+
+def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
+    """DROP INDEX [IF EXISTS] [schema.]name [FORCE]: forget it in the catalog, drop SQLite's B-tree if any."""
+    con = conn.sqlite
+    owner, name = table_ref(tree.args["tables"][0] if tree.args.get("tables") else tree.this, conn.username)
+    row = con.execute("SELECT TABLE_OWNER, TABLE_NAME, INDEX_TYPE FROM LITECAT.INDEXES "
+                      "WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name)).fetchone()
+    if row is None:
+        if tree.args.get("exists"):
+            return DdlResult("DROP INDEX")
+        raise error(ERR_INDEX_DOES_NOT_EXIST)
+    con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
+    if row[2] in ("NORMAL", "UNIQUE"):
+        con.execute(f'DROP INDEX IF EXISTS "{_db(conn, row[0])}"."{name}"')
+    return DdlResult("DROP INDEX", row[0], row[1])
 
 
 def _check_spatial_index(conn: DdlTarget, owner: str, table: str, col_names: list[str],

@@ -37,6 +37,16 @@ class VectorIndexClause(exp.Expression):
                  "parallel": False}
 
 
+class IndexOptions(exp.Expression):
+    """What follows CREATE INDEX's column list and index type: ``ONLINE``, ``[NO]PARALLEL [n]``.
+
+    ``unsupported`` keeps the text of any other trailing clause, so that DDL can
+    refuse it by name instead of sqlglot falling back to an opaque Command.
+    """
+
+    arg_types = {"online": False, "parallel": False, "unsupported": False}
+
+
 _INDEX_ORGANIZATIONS = (("INMEMORY", "NEIGHBOR", "GRAPH"), ("NEIGHBOR", "PARTITIONS"))
 _VECTOR_METRICS = ("COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "DOT", "MANHATTAN", "HAMMING", "JACCARD")
 
@@ -53,7 +63,7 @@ def _parse_vector_embedding(self: OracleParser) -> exp.Expression:
 
 class WorkshopOracleParser(OracleParser):
     """Oracle parser plus VECTOR_EMBEDDING, VECTOR(dim, format), FETCH APPROX, ``:1`` binds and the
-    Oracle Text / vector index clauses of CREATE INDEX."""
+    Oracle Text / spatial / vector index clauses and options of CREATE [VECTOR|BITMAP|SEARCH] INDEX."""
 
     FUNCTION_PARSERS = {
         **OracleParser.FUNCTION_PARSERS,
@@ -71,13 +81,14 @@ class WorkshopOracleParser(OracleParser):
     }
 
     def _parse_create(self) -> exp.Expr:
-        # CREATE VECTOR INDEX: the stock parser has no VECTOR creatable.
-        if (self._curr is not None and self._curr.text.upper() == "VECTOR" and self._next is not None
-                and self._next.token_type == TokenType.INDEX):
+        # CREATE VECTOR|BITMAP|SEARCH INDEX: the stock parser has no such creatables.
+        if (self._curr is not None and self._curr.text.upper() in ("VECTOR", "BITMAP", "SEARCH")
+                and self._next is not None and self._next.token_type == TokenType.INDEX):
+            variety = self._curr.text.upper()
             self._advance()
             create = super()._parse_create()
             if isinstance(create, exp.Create):
-                create.set("kind", "VECTOR INDEX")
+                create.set("kind", f"{variety} INDEX")
             return create
         return super()._parse_create()
 
@@ -90,7 +101,31 @@ class WorkshopOracleParser(OracleParser):
             tail = self._parse_oracle_index_clause()
             if tail is not None:
                 parsed.set("oracle", tail)
+            options = self._parse_index_options()
+            if options is not None:
+                parsed.set("options", options)
         return parsed
+
+    def _parse_index_options(self) -> IndexOptions | None:
+        online = parallel = unsupported = None
+        while True:
+            if self._match_text_seq("ONLINE"):
+                online = True
+            elif self._match_text_seq("NOPARALLEL"):
+                parallel = "NOPARALLEL"
+            elif self._match_text_seq("PARALLEL"):
+                degree = self._parse_number()
+                parallel = f"PARALLEL {degree.name}" if degree is not None else "PARALLEL"
+            else:
+                break
+        if self._index < self._tokens_size and self._curr.token_type != TokenType.SEMICOLON:
+            start = self._curr
+            while self._index < self._tokens_size and self._curr.token_type != TokenType.SEMICOLON:
+                self._advance()
+            unsupported = self._find_sql(start, self._prev)
+        if online is None and parallel is None and unsupported is None:
+            return None
+        return self.expression(IndexOptions(online=online, parallel=parallel, unsupported=unsupported))
 
     def _parse_oracle_index_clause(self) -> exp.Expr | None:
         if self._match_text_seq("INDEXTYPE", "IS"):
@@ -179,6 +214,9 @@ class WorkshopOracleGenerator(OracleGenerator):
             + (f" PARAMETERS ({self.sql(e, 'parameters')})" if e.args.get("parameters") else "")
         ),
         VectorIndexClause: _vector_index_sql,
+        IndexOptions: lambda self, e: " ".join(
+            part for part in ("ONLINE" if e.args.get("online") else "", e.args.get("parallel") or "",
+                              e.args.get("unsupported") or "") if part),
         # DATE '2025-01-01' is an Oracle literal: keep it one (the stock generator writes TO_DATE(...)).
         exp.DateStrToDate: lambda self, e: (
             f"DATE {self.sql(e, 'this')}" if isinstance(e.this, exp.Literal) and e.this.is_string
@@ -194,8 +232,11 @@ class WorkshopOracleGenerator(OracleGenerator):
 
     def index_sql(self, expression: exp.Index) -> str:
         sql = super().index_sql(expression)
-        clause = expression.args.get("oracle")
-        return f"{sql} {self.sql(clause)}" if clause is not None else sql
+        for key in ("oracle", "options"):
+            clause = expression.args.get(key)
+            if clause is not None:
+                sql = f"{sql} {self.sql(clause)}"
+        return sql
 
 
 class WorkshopOracleTokenizer(_StockOracle.Tokenizer):

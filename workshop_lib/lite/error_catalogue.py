@@ -241,6 +241,7 @@ ERR_UNSUPPORTED_INDEX_CLAUSE = _unsupported(
     "use INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('SYNC (ON COMMIT)')] or "
     "INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 [PARAMETERS ('layer_gtype=POINT')]")
 ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE = _unsupported("index clause: {clause}")
+ERR_UNSUPPORTED_FUNCTION_INDEX = _unsupported("function-based index ({expression})", "index the column itself")
 ERR_UNSUPPORTED_TEXT_INDEXTYPE = _unsupported("CTXSYS.{indextype} indexes", "use CTXSYS.CONTEXT")
 ERR_UNSUPPORTED_OUTER_JOIN_MARKER = _unsupported("the (+) outer-join operator",
                                                  "write an ANSI join: LEFT OUTER JOIN t2 ON t1.id = t2.id")
