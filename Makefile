@@ -8,12 +8,24 @@ export WORKSHOP_HOME ?= $(CURDIR)/.workshop
 # Jupyter refuses to start as root unless told; root is normal in containers and some Docker setups.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab demo test test-oracle release bundle grade model setup doctor bench clean
+.PHONY: lab demo test test-oracle release bundle grade model setup doctor bench lock clean
 
-$(STAMP): pyproject.toml
+# requirements.lock pins every package (exact version + sha256) to what the suite was run with;
+# pip checks the hashes. It covers Python >= 3.11.5 (Codespaces has 3.12); an older Python
+# installs from pyproject.toml's ranges instead, and says so.
+LOCK := requirements.lock
+
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@if $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))'; then \
+	  echo "installing the locked versions ($(LOCK))"; \
+	  $(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK) && \
+	  $(BIN)/python -m pip install --quiet --no-deps -e '.[dev]'; \
+	else \
+	  echo "Python older than 3.11.5: $(LOCK) does not apply, installing from pyproject.toml's ranges"; \
+	  $(BIN)/python -m pip install --quiet -e '.[dev]'; \
+	fi
 	$(BIN)/python -m ipykernel install --prefix $(VENV) --name python3 --display-name "Python 3 (workshop)" >/dev/null
 	@touch $(STAMP)
 
@@ -50,6 +62,13 @@ bundle: $(STAMP)
 ## grade: autograde submissions in submitted/ (see docs/instructors-grading.md)
 grade: $(STAMP)
 	$(BIN)/workshop grade submitted
+
+## lock: re-resolve requirements.lock from pyproject.toml (keeps current pins; UPGRADE=1 takes the newest allowed)
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet 'uv>=0.9'
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.11.5 \
+	  --generate-hashes --quiet --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade,) -o $(LOCK)
+	@echo "$(LOCK) written: run make test on a fresh clone before committing it"
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
