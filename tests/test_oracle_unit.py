@@ -691,6 +691,87 @@ def test_wait_retries_transient_errors_then_returns():
     assert waited < 2 and len(messages) == 3 and "is up" in messages[-1]
 
 
+def test_wait_for_the_vector_pool_covers_the_startup_hooks_restart():
+    """Login works before the hook runs; the hook sets the SPFILE and restarts; only then is the pool sized."""
+    mb = 1024 * 1024
+    timeline = iter([
+        ScriptedConn({"v$parameter": [("0",)]}),                        # open, hook not run yet
+        ScriptedConn({"v$parameter": OraError("ORA-01089: immediate shutdown or close in progress")}),
+        OraError("ORA-12514: TNS:listener does not currently know of service"),   # restarting
+        OraError("ORA-01033: ORACLE initialization or shutdown in progress"),
+        ScriptedConn({"v$parameter": [(str(256 * mb),)]}),              # after the restart
+    ])
+    used = []
+
+    def connect():
+        step = next(timeline)
+        used.append(step)
+        if isinstance(step, Exception):
+            raise step
+        return step
+
+    messages: list[str] = []
+    wait_for_database(settings_for(), timeout_s=10, echo=messages.append, interval_s=0.01,
+                      connect=connect, vector_pool_mb=256)
+    assert len(used) == 5, "the wait ended before the restart"
+    assert "0 MB, not yet 256 MB" in messages[0] and "is up" in messages[-1]
+    assert [type(u) for u in used].count(ScriptedConn) == 3
+
+
+def test_wait_for_the_vector_pool_gives_up_with_the_hooks_log():
+    def connect():
+        return ScriptedConn({"v$parameter": [(str(64 * 1024 * 1024),)]})
+
+    with pytest.raises(DatabaseNotReady) as info:
+        wait_for_database(settings_for(), timeout_s=0.05, echo=lambda m: None, interval_s=0.01,
+                          connect=connect, vector_pool_mb=256)
+    assert "64 MB, not yet 256 MB" in str(info.value) and "logs db" in str(info.value)
+    unreadable = lambda: ScriptedConn({"v$parameter": OraError("ORA-00942: table or view does not exist")})
+    notes: list[str] = []
+    assert wait_for_database(settings_for(), timeout_s=1, echo=notes.append, interval_s=0.01,
+                             connect=unreadable, vector_pool_mb=256) < 1
+    assert "not readable" in notes[0]
+
+
+@pytest.mark.parametrize("state, restarts", [("WORKSHOP_POOL=ok", False), ("WORKSHOP_POOL=set", False),
+                                             ("WORKSHOP_POOL=restart", True), ("ORA-01031", False)])
+def test_vector_pool_hook_marks_ready_only_after_it_is_done(tmp_path, state, restarts):
+    """The hook (sourced by the Oracle image) removes its done-marker first and creates it last, after any restart."""
+    import subprocess
+
+    bin_dir = tmp_path / "home" / "bin"
+    bin_dir.mkdir(parents=True)
+    done, log = tmp_path / "done", tmp_path / "calls.log"
+    done.write_text("left from an earlier start")
+    sqlplus = bin_dir / "sqlplus"
+    sqlplus.write_text(f"""#!/usr/bin/env bash
+input=$(cat)
+if [ -e "{done}" ]; then echo "called-with-marker" >> "{log}"; fi
+case "$input" in
+  *SHUTDOWN*) echo "restart" >> "{log}" ;;
+  *) echo "size" >> "{log}"; echo "{state}" ;;
+esac
+""")
+    sqlplus.chmod(0o755)
+    hook = REPO / ".devcontainer" / "oracle-startup" / "01-vector-pool.sh"
+    out = subprocess.run(["bash", "-c", f'source "{hook}"'], capture_output=True, text=True, timeout=30,
+                         env={"PATH": "/usr/bin:/bin", "ORACLE_HOME": str(tmp_path / "home"),
+                              "WORKSHOP_HOOK_DONE": str(done)})
+    assert out.returncode == 0, out.stderr
+    calls = log.read_text().split()
+    assert "called-with-marker" not in calls, "the marker must be gone while the hook works"
+    assert calls == (["size", "restart"] if restarts else ["size"])
+    assert done.exists() and "vector pool hook done" in out.stdout
+
+
+def test_every_wait_for_the_devcontainer_database_covers_the_hook():
+    compose = (REPO / ".devcontainer" / "docker-compose.yml").read_text()
+    assert "test -f /dev/shm/workshop-vector-pool.done" in compose
+    assert "--vector-pool-mb" in (REPO / ".devcontainer" / "wait-for-db.sh").read_text()
+    workflow = (REPO / ".github" / "workflows" / "oracle.yml").read_text()
+    assert "wait --timeout 900 --vector-pool-mb 256" in workflow and ".State.Health.Status" in workflow
+
+
 def test_wait_does_not_retry_a_wrong_password():
     calls = []
 

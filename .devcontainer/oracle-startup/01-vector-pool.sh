@@ -4,14 +4,24 @@
 # (runUserScripts.sh, as the oracle OS user, connected AS SYSDBA to CDB$ROOT) every
 # time the database starts, so it only acts when the pool is smaller than wanted.
 # It is sourced, not executed: no `exit`, no `set -e`.
+#
+# When the instance only takes the new size in the SPFILE, the hook restarts it, and a
+# login that succeeded before the restart loses its session. So "ready" means: the hook
+# has finished. It removes WORKSHOP_HOOK_DONE when it starts and creates it when it is done
+# (whatever the outcome); the compose healthcheck requires that file, and
+# `python -m workshop_lib.oracle wait --vector-pool-mb N` waits for the sized pool itself.
+# /dev/shm is the container's own tmpfs, so a file left from an earlier start never counts.
+WORKSHOP_HOOK_DONE="${WORKSHOP_HOOK_DONE:-/dev/shm/workshop-vector-pool.done}"
 
 workshop_size_vector_pool() {
+  rm -f "$WORKSHOP_HOOK_DONE"
   local want_mb="${WORKSHOP_VECTOR_POOL_MB:-256}"
   local sqlplus="${ORACLE_HOME}/bin/sqlplus"
   local state
   case "$want_mb" in
     '' | *[!0-9]*)
       echo "workshop: WORKSHOP_VECTOR_POOL_MB must be a whole number of MB, got '${want_mb}'"
+      touch "$WORKSHOP_HOOK_DONE"
       return 0
       ;;
   esac
@@ -58,6 +68,8 @@ SQL
       ;;
     *) echo "workshop: could not size the vector pool: ${state}" ;;
   esac
+  touch "$WORKSHOP_HOOK_DONE"
+  echo "workshop: vector pool hook done"
 }
 
 workshop_size_vector_pool

@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     wait = sub.add_parser("wait", help="wait until the Oracle database accepts logins")
     wait.add_argument("--timeout", type=float, default=300.0, help="seconds before giving up")
     wait.add_argument("--interval", type=float, default=5.0, help="seconds between attempts")
+    wait.add_argument("--vector-pool-mb", type=int, default=None,
+                      help="also wait until VECTOR_MEMORY_SIZE reaches this many MB (the devcontainer's "
+                           "startup hook sets it, restarting the database if it must)")
     setup = sub.add_parser("setup", help="workshop setup --backend oracle, with Oracle-only options")
     setup.add_argument("--reseed", action="store_true", help="re-run the seed")
     setup.add_argument("--reset-passwords", action="store_true",
@@ -40,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if report.ok else 1
     try:
         wait_for_database(load_settings(backend="oracle"), args.timeout,
-                          lambda message: print(message, flush=True), interval_s=args.interval)
+                          lambda message: print(message, flush=True), interval_s=args.interval,
+                          vector_pool_mb=args.vector_pool_mb)
     except WorkshopError as exc:
         print(f"ERROR: {exc}", file=sys.stderr)
         return 1
