@@ -33,6 +33,18 @@ FETCH FIRST :k ROWS ONLY"""
 
 
 MAX_K = 10_000   # more results than any search here can usefully return
+# A VARCHAR2 bind in SQL holds 4000 bytes (MAX_STRING_SIZE = STANDARD); a longer string would be
+# bound as a LONG, which PREDICTION's USING clause does not take. Cut by bytes, not characters:
+# 4000 characters of multibyte text are up to 16000 bytes.
+MAX_BIND_BYTES = 4000
+
+
+def clip_utf8(text: str, limit: int = MAX_BIND_BYTES) -> str:
+    """``text`` cut to at most ``limit`` UTF-8 bytes, never inside a character."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    return data[:limit].decode("utf-8", errors="ignore")
 
 
 def check_query(query: Any, *, allow_blank: bool = False) -> str:
@@ -124,7 +136,7 @@ def rerank(query: str, candidates: list[dict[str, Any]], top_k: int = 5, content
     with db.cursor() as cur:
         for item in candidates:
             cur.execute(f"SELECT PREDICTION({RERANK_MODEL} USING :q AS query, :p AS passage) FROM dual",
-                        q=query, p=str(item[content_key])[:4000])
+                        q=clip_utf8(query), p=clip_utf8(str(item[content_key])))
             scored.append({**item, "rerank_score": float(cur.fetchone()[0])})
     scored.sort(key=lambda c: c["rerank_score"], reverse=True)
     return scored[:top_k]
