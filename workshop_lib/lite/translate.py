@@ -604,7 +604,33 @@ def to_sqlite(tree: exp.Expression) -> str:
         raise error(ERR_UNSUPPORTED, construct=str(exc).strip().splitlines()[0][:200]) from None
 
 
+_BIND = re.compile(r"(?<![\w:]):([A-Za-z_][\w$#]*|\d+)")
+
+
+def bind_order(sql: str) -> list[str]:
+    """Bind names (as plans name them: upper case, ``P__n`` for ``:n``) in order of first appearance in the text.
+
+    python-oracledb binds a sequence of values by position in the statement
+    text. The rewritten tree cannot give that order (a value written to a
+    JSON or DATE column is wrapped in a function call, so a tree walk meets
+    it after later columns' binds), so it is read from the text, with
+    literals and comments blanked out.
+    """
+    from .guard import _strip_strings
+
+    names: list[str] = []
+    for match in _BIND.finditer(_strip_strings(sql)):
+        token = match.group(1)
+        name = f"{NUMERIC_BIND_PREFIX}{token}" if token.isdigit() else token.upper()
+        if name not in names:
+            names.append(name)
+    return names
+
+
 def translate(sql: str, ctx: Context) -> Plan:
-    """Parse and translate one Oracle DML/query statement into a Plan."""
+    """Parse and translate one Oracle DML/query statement into a Plan (binds in text order)."""
     tree = parse(sql)
-    return Translator(ctx).plan(tree)
+    plan = Translator(ctx).plan(tree)
+    textual = [name for name in bind_order(sql) if name in plan.binds]
+    plan.binds = textual + [name for name in plan.binds if name not in textual]
+    return plan
