@@ -20,18 +20,28 @@ def _caches() -> DerivedCaches:
     return DerivedCaches(lambda owner: 7)
 
 
-def test_a_write_makes_the_tables_derived_values_stale_and_only_that_tables() -> None:
+def test_a_write_keeps_derived_values_current_and_the_change_log_names_its_rows() -> None:
     caches = _caches()
     caches.keep_plan("SELECT 1 FROM dual", "P")
-    caches.matrices.put(("A", "T", "V"), caches.version("A", "T"), ("rowids", "matrix", "norms"))
-    caches.matrices.put(("A", "U", "V"), caches.version("A", "U"), ("u",))
+    caches.matrices.put(("A", "T", "V"), caches.version("A", "T"), "matrix of T")
+    caches.changes.subscribe("A", "T", ("vector", "V"))
+    caches.changes.subscribe("A", "T", ("text", "C"))
     before = caches.version("A", "T")
-    caches.invalidate("A", "T")
-    assert caches.version("A", "T") != before and caches.version("A", "T")[1] == 7
-    assert caches.matrices.current(("A", "T", "V"), caches.version("A", "T")) is None
-    assert caches.matrices.stale(("A", "T", "V")) == ("rowids", "matrix", "norms")  # kept: only stale
-    assert caches.matrices.current(("A", "U", "V"), caches.version("A", "U")) == ("u",)
+    caches.invalidate("A", "T")                       # a write: the rows are in the log, nothing is rebuilt
+    tid = caches.changes.table_id("A", "T")
+    caches.changes.touched(tid, 5)
+    caches.changes.touched(tid, 9)
+    caches.changes.touched(caches.changes.table_id("A", "U"), 1)   # another table's write
+    assert caches.version("A", "T") == before and before[-1] == 7
+    assert caches.matrices.current(("A", "T", "V"), before) == "matrix of T"
+    assert caches.changes.take("A", "T", ("vector", "V")) == {5, 9}
+    assert caches.changes.take("A", "T", ("vector", "V")) == set()      # caught up
+    assert caches.changes.take("A", "T", ("text", "C")) == {5, 9}       # each consumer keeps its own rows
+    assert caches.changes.take("A", "U", ("vector", "V")) is None       # never subscribed
     assert caches.plan("SELECT 1 FROM dual") == "P"  # rows changed, statements mean the same
+    caches.new_epoch("A", "T")                          # e.g. the triggers had to be created again
+    assert caches.version("A", "T") != before and caches.matrices.current(("A", "T", "V"), before) == "matrix of T"
+    assert caches.matrices.current(("A", "T", "V"), caches.version("A", "T")) is None
 
 
 def test_ddl_drops_every_plan_and_the_tables_derived_values() -> None:
@@ -39,9 +49,12 @@ def test_ddl_drops_every_plan_and_the_tables_derived_values() -> None:
     caches.keep_plan("q", "P")
     caches.text_indexes.put(("A", "T", "C"), caches.version("A", "T"), ("index", {}))
     caches.text_indexes.put(("A", "U", "C"), caches.version("A", "U"), ("other", {}))
+    caches.changes.subscribe("A", "T", ("text", "C"))
+    before = caches.version("A", "T")
     caches.invalidate("A", "T", definition=True)
-    assert caches.plans == {}
+    assert caches.plans == {} and caches.version("A", "T") != before
     assert caches.text_indexes.stale(("A", "T", "C")) is None
+    assert caches.changes.take("A", "T", ("text", "C")) is None
     assert caches.text_indexes.stale(("A", "U", "C")) == ("other", {})
     caches.keep_plan("q", "P")
     caches.invalidate(None, None, definition=True)  # CREATE USER: no table, plans still go
@@ -53,9 +66,11 @@ def test_a_rollback_makes_everything_stale() -> None:
     caches.invalidate("A", "T")
     caches.keep_plan("q", "P")
     caches.matrices.put(("A", "T", "V"), caches.version("A", "T"), ("m",))
+    caches.changes.subscribe("A", "T", ("vector", "V"))
     before = caches.version("A", "T")
     caches.invalidate_all()
     assert caches.version("A", "T") != before and caches.matrices.stale(("A", "T", "V")) is None
+    assert caches.changes.take("A", "T", ("vector", "V")) is None
     assert caches.plan("q") == "P"
     caches.invalidate_all(definitions=True)  # atomic() rolled back DDL too
     assert caches.plans == {}
@@ -83,16 +98,19 @@ def test_the_connection_reports_writes_ddl_and_rollbacks_to_its_caches(tmp_path:
         cur.execute("CREATE TABLE t (id NUMBER PRIMARY KEY, body VARCHAR2(100))")
         start = conn.caches.version("AGENT", "T")
         cur.execute("INSERT INTO t (id, body) VALUES (:1, :2)", [1, "one"])
-        assert conn.caches.version("AGENT", "T") != start and conn.caches.plans
-        after_insert = conn.caches.version("AGENT", "T")
+        assert conn.caches.version("AGENT", "T") == start and conn.caches.plans   # a write: the log has it
         conn.rollback()
-        assert conn.caches.version("AGENT", "T") != after_insert
+        assert conn.caches.version("AGENT", "T") != start
         cur.execute("CREATE INDEX t_ctx ON t (body) INDEXTYPE IS CTXSYS.CONTEXT")
         assert conn.caches.plans == {}
         cur.execute("INSERT INTO t (id, body) VALUES (2, 'container ships')")
         cur.execute("SELECT id FROM t WHERE CONTAINS(body, :q, 1) > 0", q="ships")
         assert cur.fetchall() == [(2,)]
-        assert conn.caches.text_indexes.stale(("AGENT", "T", "BODY")) is not None
+        built = conn.caches.text_indexes.stale(("AGENT", "T", "BODY"))
+        cur.execute("INSERT INTO t (id, body) VALUES (3, 'more ships')")
+        cur.execute("SELECT id FROM t WHERE CONTAINS(body, :q, 1) > 0 ORDER BY id", q="ships")
+        assert cur.fetchall() == [(2,), (3,)]
+        assert conn.caches.text_indexes.stale(("AGENT", "T", "BODY"))[0] is built[0]   # caught up, not rebuilt
         cur.execute("TRUNCATE TABLE t")  # DDL on the table drops its text index
         assert conn.caches.text_indexes.stale(("AGENT", "T", "BODY")) is None
     finally:

@@ -2,20 +2,26 @@
 
 * **plans** — the translated :class:`~workshop_lib.lite.plan.Plan` per statement text;
   any DDL may change what a text means, so DDL drops them all.
-* **versions** — a counter per ``(owner, table)``, bumped by every write the
-  connection makes; with SQLite's ``PRAGMA data_version`` (which moves when
-  another connection writes) it forms the key that says a derived value is current.
-* **vector matrices** — ``(rowids, vectors, norms)`` of a VECTOR column, for the
-  numpy VECTOR_DISTANCE slots.
+* **versions** — an epoch per ``(owner, table)``, moved by DDL, rollbacks and a
+  change log that had to be (re)started; with SQLite's ``PRAGMA data_version``
+  (which moves when another connection commits) it forms the key under which a
+  derived value is current.
+* **changes** — the :class:`ChangeLog`: the rowids this connection's statements
+  touched in each tracked table, recorded by TEMP triggers (connection.py), so a
+  derived value catches up with a write by re-reading those rows only.
+* **vector matrices** — a :class:`VectorColumn` per VECTOR column (rowids,
+  vectors, norms), for the numpy VECTOR_DISTANCE slots, updated in place.
 * **text indexes** — the Oracle Text index of a column with its row fingerprints
-  (``text.TextIndex``), synced incrementally when the table changed.
+  (``text.TextIndex``), updated row by row from the change log.
 * **embeddings** — VECTOR_EMBEDDING results by ``(model, text)``, least recently
   added dropped first.
 
 Writers say what they changed with :meth:`DerivedCaches.invalidate` (one table's
 rows, or with ``definition=True`` its definition) or
 :meth:`DerivedCaches.invalidate_all` (a rollback); nothing outside this module
-edits the dictionaries.
+edits the dictionaries. Why a row log and not a write counter: agent memory
+alternates one-row writes and searches over 10^5 rows, and a counter can only
+say "rebuild everything" (an O(N) re-read before every query).
 """
 
 from __future__ import annotations
@@ -23,12 +29,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Callable, Generic, TypeVar
 
+import numpy as np
+
 from .plan import Plan
 
 PLAN_CACHE_SIZE = 2000
 EMBED_CACHE_SIZE = 20_000
 
-Version = tuple[int, int]   # (this connection's write counter, SQLite's data_version of the schema file)
+Version = tuple[int, int, int]   # (rollbacks, the table's epoch on this connection, SQLite's data_version of its file)
 T = TypeVar("T")
 
 
@@ -61,6 +69,140 @@ class _Versioned(Generic[T]):
         self.entries.clear()
 
 
+class ChangeLog:
+    """Rowids touched per tracked table, kept per consumer (one derived value) until it catches up.
+
+    TEMP triggers on a tracked table call :meth:`touched` for every row an
+    INSERT, UPDATE (old and new rowid) or DELETE of this connection writes,
+    foreign-key cascades included. Each consumer (a vector matrix or text index
+    of one column) has its own set, so catching up one never loses rows for
+    another. The sets are supersets of what changed — a statement rolled back to
+    a savepoint leaves its rowids behind — which is safe: a consumer re-reads
+    those rows and finds them as they are.
+    """
+
+    def __init__(self) -> None:
+        self.table_ids: dict[tuple[str, str], int] = {}
+        self._pending: dict[int, dict[tuple[str, ...], set[int]]] = {}
+
+    def table_id(self, owner: str, table: str) -> int:
+        """The small integer the triggers of ``owner.table`` pass to :meth:`touched`."""
+        key = (owner, table)
+        if key not in self.table_ids:
+            self.table_ids[key] = len(self.table_ids) + 1
+        return self.table_ids[key]
+
+    def touched(self, table_id: int, rowid: int | None) -> None:
+        """Trigger callback: ``rowid`` of table ``table_id`` was written."""
+        if rowid is None:
+            return
+        for rows in self._pending.get(table_id, {}).values():
+            rows.add(rowid)
+
+    def subscribe(self, owner: str, table: str, consumer: tuple[str, ...]) -> None:
+        """Start (or restart, forgetting what was logged) the set of ``consumer`` on ``owner.table``."""
+        self._pending.setdefault(self.table_id(owner, table), {})[consumer] = set()
+
+    def take(self, owner: str, table: str, consumer: tuple[str, ...]) -> set[int] | None:
+        """The rowids written since ``consumer`` last caught up (and reset), or None when it is not subscribed."""
+        rows = self._pending.get(self.table_id(owner, table), {})
+        if consumer not in rows:
+            return None
+        taken, rows[consumer] = rows[consumer], set()
+        return taken
+
+    def drop_table(self, owner: str, table: str) -> None:
+        self._pending.pop(self.table_id(owner, table), None)
+
+    def clear(self) -> None:
+        self._pending.clear()
+
+
+class VectorColumn:
+    """The vectors of one VECTOR column as one float32 matrix, laid out as a full read would lay them out.
+
+    Rows are in rowid order without gaps, exactly as ``SELECT rowid, col ...
+    WHERE col IS NOT NULL`` returns them, so distances computed over it are
+    bit-for-bit those of a fresh load (BLAS results can depend on a row's
+    position, so the position is kept too). Spare capacity at the end makes an
+    append (a new rowid above the others, what INSERT gives) amortised O(1); an
+    update of a vector in place is O(1); a delete or an insert below the
+    highest rowid moves the rows after it (a memmove, no SQL, no decoding).
+    """
+
+    def __init__(self, rowids: np.ndarray, matrix: np.ndarray, norms: np.ndarray) -> None:
+        self._n = len(rowids)
+        capacity = self._n + max(64, self._n // 8)
+        dims = matrix.shape[1] if matrix.ndim == 2 else 0
+        self._rowids = np.zeros(capacity, dtype=np.int64)
+        self._matrix = np.zeros((capacity, dims), dtype=np.float32)
+        self._norms = np.zeros(capacity, dtype=norms.dtype if len(norms) else np.float32)
+        self._rowids[:self._n], self._matrix[:self._n], self._norms[:self._n] = rowids, matrix, norms
+
+    @property
+    def dims(self) -> int:
+        return self._matrix.shape[1]
+
+    def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(rowids, vectors, norms)`` of the rows with a vector, in rowid order (views, not copies)."""
+        n = self._n
+        return self._rowids[:n], self._matrix[:n], self._norms[:n]
+
+    def apply(self, changed: dict[int, np.ndarray | None]) -> bool:
+        """Bring the matrix up to ``changed`` (rowid -> its vector now, None when gone or NULL).
+
+        Returns False, changing nothing, when a vector does not fit the matrix
+        (another dimension count): the caller then reloads the column.
+        """
+        if any(v is not None and v.shape != (self.dims,) for v in changed.values()):
+            return False
+        rowids = self._rowids[:self._n]
+        ids = np.fromiter(changed, dtype=np.int64, count=len(changed))
+        at = np.searchsorted(rowids, ids)
+        present = (at < self._n) & (rowids[np.minimum(at, max(self._n - 1, 0))] == ids) if self._n else \
+            np.zeros(len(ids), dtype=bool)
+        vectors = [changed[int(i)] for i in ids]
+        update = [k for k in range(len(ids)) if present[k] and vectors[k] is not None]
+        if update:
+            rows = np.vstack([vectors[k] for k in update]).astype(np.float32)
+            where = at[update]
+            self._matrix[where] = rows
+            self._norms[where] = np.linalg.norm(rows, axis=1)   # row-wise: the same as over the whole matrix
+        gone = [int(at[k]) for k in range(len(ids)) if present[k] and vectors[k] is None]
+        if gone:
+            keep = np.ones(self._n, dtype=bool)
+            keep[gone] = False
+            n = int(keep.sum())
+            self._rowids[:n] = self._rowids[:self._n][keep]
+            self._matrix[:n] = self._matrix[:self._n][keep]
+            self._norms[:n] = self._norms[:self._n][keep]
+            self._n = n
+        new = sorted(int(ids[k]) for k in range(len(ids)) if not present[k] and vectors[k] is not None)
+        if new:
+            self._insert(new, np.vstack([changed[i] for i in new]).astype(np.float32))
+        return True
+
+    def _insert(self, ids: list[int], rows: np.ndarray) -> None:
+        n, extra = self._n, len(ids)
+        if n + extra > len(self._rowids):
+            capacity = n + extra + max(64, (n + extra) // 2)
+            for name in ("_rowids", "_matrix", "_norms"):
+                old = getattr(self, name)
+                grown = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
+                grown[:n] = old[:n]
+                setattr(self, name, grown)
+        norms = np.linalg.norm(rows, axis=1)
+        if n == 0 or ids[0] > self._rowids[n - 1]:
+            self._rowids[n:n + extra], self._matrix[n:n + extra], self._norms[n:n + extra] = ids, rows, norms
+        else:   # below the highest rowid (explicit rowids): merge in rowid order
+            all_ids = np.concatenate([self._rowids[:n], np.asarray(ids, dtype=np.int64)])
+            order = np.argsort(all_ids, kind="stable")
+            self._rowids[:n + extra] = all_ids[order]
+            self._matrix[:n + extra] = np.concatenate([self._matrix[:n], rows])[order]
+            self._norms[:n + extra] = np.concatenate([self._norms[:n], norms])[order]
+        self._n = n + extra
+
+
 class DerivedCaches:
     """The plan cache, table versions, vector matrices, text indexes and embeddings of one connection."""
 
@@ -68,7 +210,9 @@ class DerivedCaches:
         self._data_version = data_version   # owner -> SQLite's PRAGMA data_version of that schema's file
         self.plans: dict[str, Plan | str] = {}
         self.versions: dict[tuple[str, str], int] = {}
-        self.matrices: _Versioned[tuple[Any, Any, Any]] = _Versioned()
+        self.rollbacks = 0
+        self.changes = ChangeLog()
+        self.matrices: _Versioned[VectorColumn] = _Versioned()
         self.text_indexes: _Versioned[tuple[Any, dict[int, int]]] = _Versioned()
         self.embeddings: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 
@@ -76,34 +220,45 @@ class DerivedCaches:
     def invalidate(self, owner: str | None, table: str | None, *, definition: bool = False) -> None:
         """``owner.table`` changed: its rows (a write), or with ``definition`` its definition (DDL).
 
-        A write makes every value derived from the table stale (its version
-        moves). DDL also drops the table's derived values outright and every
+        A write needs nothing here: the change log already holds the rows it
+        touched, and each derived value catches up with them when next used.
+        DDL moves the table's epoch, drops its derived values outright and every
         plan, since a plan may depend on any table's columns and indexes; DDL
         that names no table (CREATE USER, DROP INDEX IF EXISTS of nothing)
         passes ``None`` and drops only the plans.
         """
-        if definition:
-            self.plans.clear()
+        if not definition:
+            return
+        self.plans.clear()
         if owner is None or table is None:
             return
+        self.new_epoch(owner, table)
+        self.matrices.drop_table(owner, table)
+        self.text_indexes.drop_table(owner, table)
+        self.changes.drop_table(owner, table)
+
+    def new_epoch(self, owner: str, table: str) -> None:
+        """Values derived from ``owner.table`` before now can no longer catch up (e.g. its change log restarted)."""
         key = (owner, table)
         self.versions[key] = self.versions.get(key, 0) + 1
-        if definition:
-            self.matrices.drop_table(owner, table)
-            self.text_indexes.drop_table(owner, table)
 
     def invalidate_all(self, *, definitions: bool = False) -> None:
-        """A rollback: every table may have changed (and with ``definitions``, as in atomic(), its DDL too)."""
-        for key in list(self.versions):
-            self.versions[key] += 1
+        """A rollback: every table may have changed (and with ``definitions``, as in atomic(), its DDL too).
+
+        The change log would cover the rolled-back rows, but a rollback also
+        undoes TEMP triggers created in the transaction, so derived values are
+        dropped and rebuilt rather than trusted.
+        """
+        self.rollbacks += 1
         self.matrices.clear()
         self.text_indexes.clear()
+        self.changes.clear()
         if definitions:
             self.plans.clear()
 
     def version(self, owner: str, table: str) -> Version:
         """The key under which values derived from ``owner.table`` are current."""
-        return self.versions.get((owner, table), 0), self._data_version(owner)
+        return self.rollbacks, self.versions.get((owner, table), 0), self._data_version(owner)
 
     # -- plans
     def plan(self, sql: str) -> Plan | str | None:

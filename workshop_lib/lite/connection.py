@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import catalog, functions, guard
-from .caches import DerivedCaches
+from .caches import DerivedCaches, VectorColumn
 from .cursor import LiteCursor
 from .ddl import is_ddl
 from .error_catalogue import (
@@ -39,6 +39,8 @@ from .error_catalogue import (
     error, from_function_error, from_sqlite,
 )
 from .errors import LiteError
+from . import text as text_engine
+from .text import TextQueryError
 from .translate import Context, Plan, translate
 from .values import encode_vector, is_vector_blob, vector_as_numpy
 
@@ -89,6 +91,7 @@ class LiteConnection:
             "ora_ctx_score": (lambda slot, rid: self._ctx[slot].get(rid, 0), 2, False),
             "ora_ctx_rowids": (lambda slot: json.dumps(list(self._ctx[slot])), 1, False),
             "ora_vd_candidates": (lambda slot: self._vd_candidates[slot], 1, False),
+            "ora_row_changed": (self.caches.changes.touched, 2, False),   # the change log's TEMP triggers
         })
         self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot)
 
@@ -285,13 +288,51 @@ class LiteConnection:
         return blob
 
     # -- slots
+    def _tracked(self, owner: str, table: str) -> tuple[int, int]:
+        """The version of ``owner.table`` for derived values, after making sure its change log records writes.
+
+        TEMP triggers (this connection only, like the caches) log every rowid an
+        INSERT, UPDATE or DELETE touches. They are checked on every use because
+        a rollback undoes triggers created inside its transaction and DROP TABLE
+        drops them; when they are missing they are created again and the
+        table's epoch moves, so values that missed writes are rebuilt.
+        """
+        tid = self.caches.changes.table_id(owner, table)
+        names = [f"lite_log_{tid}_{op}" for op in ("i", "u", "d")]
+        present = self._con.execute("SELECT COUNT(*) FROM sqlite_temp_master WHERE type = 'trigger' "
+                                    "AND name IN (?, ?, ?)", names).fetchone()[0]
+        if present != 3:
+            target = f'"{self._db(owner)}"."{table}"'
+            for name, event, rows in zip(names, ("INSERT", "UPDATE", "DELETE"),
+                                         ("NEW.rowid", "OLD.rowid), ora_row_changed(" + str(tid) + ", NEW.rowid",
+                                          "OLD.rowid")):
+                self._con.execute(f'CREATE TEMP TRIGGER IF NOT EXISTS "{name}" AFTER {event} ON {target} '
+                                  f"BEGIN SELECT ora_row_changed({tid}, {rows}); END")
+            self.caches.new_epoch(owner, table)
+        return self.caches.version(owner, table)
+
+    def _changed_rows(self, owner: str, table: str, column: str, rowids: set[int]) -> list[tuple[int, Any]]:
+        """``(rowid, value)`` of the given rows that still exist (one statement, whatever their number)."""
+        return self._con.execute(
+            f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}" '
+            "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(sorted(rowids)),)).fetchall()
+
     def _matrix(self, owner: str, table: str, column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(rowids, vectors, vector norms) of a VECTOR column, cached until the table changes."""
+        """(rowids, vectors, vector norms) of a VECTOR column: loaded once, then kept up to date row by row."""
         key = (owner, table, column)
-        version = self.caches.version(owner, table)
+        consumer = ("vector", column)
+        version = self._tracked(owner, table)
         cached = self.caches.matrices.current(key, version)
         if cached is not None:
-            return cached
+            changed = self.caches.changes.take(owner, table, consumer)
+            if not changed:
+                return cached.view()
+            now: dict[int, np.ndarray | None] = dict.fromkeys(changed)
+            for rowid, blob in self._changed_rows(owner, table, column, changed):
+                now[rowid] = None if blob is None else vector_as_numpy(blob).astype(np.float32)
+            if cached.apply(now):
+                return cached.view()
+        self.caches.changes.subscribe(owner, table, consumer)   # before the read: it sees every earlier write
         rows = self._con.execute(
             f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}" WHERE "{column}" IS NOT NULL').fetchall()
         rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -305,8 +346,9 @@ class LiteConnection:
         else:
             matrix = np.zeros((0, 0), dtype=np.float32)
         norms = np.linalg.norm(matrix, axis=1) if matrix.size else np.zeros(0, dtype=np.float32)
-        self.caches.matrices.put(key, version, (rowids, matrix, norms))
-        return rowids, matrix, norms
+        column_cache = VectorColumn(rowids, matrix, norms)
+        self.caches.matrices.put(key, version, column_cache)
+        return column_cache.view()
 
     def _scalar(self, expr_sql: str, binds: dict[str, Any]) -> Any:
         return self._con.execute(f"SELECT {expr_sql}", binds).fetchone()[0]
@@ -359,26 +401,38 @@ class LiteConnection:
             size *= 4
 
     def _text_search(self, owner: str, table: str, column: str, query: Any) -> dict[int, int]:
-        from .text import TextIndex, TextQueryError  # the Oracle Text evaluator (numpy: only when used)
-
-        if query is None:
-            raise error(ERR_TEXT_NULL_QUERY)
-        key = (owner, table, column)
-        version = self.caches.version(owner, table)
-        texts = self.caches.text_indexes
-        current = texts.current(key, version)
-        if current is None:
-            previous = texts.stale(key)
-            texts.discard(key)   # a failed sync must not leave a half-updated index cached
-            rows = self._con.execute(f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}"').fetchall()
-            index, fingerprints = _sync_text_index(lambda: TextIndex(self._lexer), previous, rows)
-            texts.put(key, version, (index, fingerprints))
-        else:
-            index = current[0]
+        index = self._text_index(owner, table, column, query)
         try:
             return index.search(str(query))
         except TextQueryError as exc:
             raise error(ERR_TEXT_QUERY, detail=exc) from None
+
+    def _text_index(self, owner: str, table: str, column: str, query: Any) -> Any:
+        """The column's Oracle Text index as the session sees the table now (built once, then row by row)."""
+        if query is None:
+            raise error(ERR_TEXT_NULL_QUERY)
+        key = (owner, table, column)
+        consumer = ("text", column)
+        version = self._tracked(owner, table)
+        texts = self.caches.text_indexes
+        current = texts.current(key, version)
+        if current is not None:
+            changed = self.caches.changes.take(owner, table, consumer)
+            if not changed:
+                return current[0]
+            index, fingerprints = current
+            if 2 * len(changed) <= max(len(fingerprints), 1):
+                texts.discard(key)   # a failed update must not leave a half-updated index cached
+                _update_text_index(index, fingerprints, changed, self._changed_rows(owner, table, column, changed))
+                texts.put(key, version, (index, fingerprints))
+                return index
+        previous = texts.stale(key)
+        texts.discard(key)   # a failed sync must not leave a half-updated index cached
+        self.caches.changes.subscribe(owner, table, consumer)
+        rows = self._con.execute(f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}"').fetchall()
+        index, fingerprints = _sync_text_index(lambda: text_engine.TextIndex(self._lexer), previous, rows)
+        texts.put(key, version, (index, fingerprints))
+        return index
 
     def _prefetch(self, plan: Plan, rows: list[dict[str, Any]]) -> None:
         for item in plan.prefetch:
@@ -410,6 +464,28 @@ class LiteConnection:
             first = failure.args[0]
             failure.args = (LiteError(first.code, first.message, offset, first.isrecoverable),)
         raise failure from None
+
+
+def _update_text_index(index: Any, fingerprints: dict[int, int], changed: set[int],
+                       rows: list[tuple[int, Any]]) -> None:
+    """Apply the rows the change log named: re-tokenize those whose text changed, drop those now gone or empty.
+
+    ``rows`` are the named rows that still exist, as ``(rowid, text)``. A row
+    whose fingerprint (``hash(text)``) is unchanged — an UPDATE of another
+    column, or of the same text — is left alone, so only real text changes
+    cost a tokenization.
+    """
+    now = dict(rows)
+    for rowid in changed:
+        text = now.get(rowid)
+        if text is None or text == "":
+            if fingerprints.pop(rowid, None) is not None:
+                index.remove(rowid)
+            continue
+        mark = hash(text)
+        if fingerprints.get(rowid) != mark:
+            index.add(rowid, text)
+            fingerprints[rowid] = mark
 
 
 def _sync_text_index(new_index: Callable[[], Any], cached: tuple[Any, dict[int, int]] | None,
