@@ -165,6 +165,17 @@ def by(key: Callable[[dict], Any], rows: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (key(r) is None, key(r) if key(r) is not None else 0))
 
 
+def oracle_number_text(x: float | int) -> str:
+    """A number as Oracle converts it to text without a format: no trailing .0, no leading zero (``.4``)."""
+    text = str(int(x)) if float(x).is_integer() else repr(float(x))
+    return text[1:] if text.startswith("0.") else text
+
+
+def listagg(values: list[Any], sep: str = "") -> str | None:
+    texts = [v if isinstance(v, str) else oracle_number_text(v) for v in values if v is not None]
+    return sep.join(texts) if texts else None
+
+
 CORPUS: list[Item] = [
     # ----------------------------------------------------------------- the sample schema's own queries
     Item(HR_SCHEMA, "SELECT last_name, salary FROM employees WHERE department_id = 30 ORDER BY salary DESC",
@@ -175,6 +186,33 @@ CORPUS: list[Item] = [
                     "GROUP BY d.department_name ORDER BY d.department_name",
          Rows([(d["department_name"], sum(1 for e in EMP if e["department_id"] == d["department_id"]))
                for d in sorted(DEPT, key=lambda d: d["department_name"])])),
+    # ----------------------------------------------------------------- LISTAGG ... WITHIN GROUP (ORDER BY ...)
+    Item(SQL_REF, "SELECT department_id, LISTAGG(last_name, '; ') WITHIN GROUP (ORDER BY hire_date, last_name) "
+                  "FROM employees WHERE department_id IS NOT NULL GROUP BY department_id ORDER BY department_id",
+         Rows([(d, listagg([e["last_name"] for e in sorted(EMP, key=lambda e: (e["hire_date"], e["last_name"]))
+                            if e["department_id"] == d], "; "))
+               for d in sorted({e["department_id"] for e in EMP if e["department_id"] is not None})])),
+    Item(SQL_REF, "SELECT LISTAGG(last_name, ',') WITHIN GROUP (ORDER BY hire_date DESC, last_name) "
+                  "FROM employees WHERE department_id = 30",
+         Rows([(listagg([e["last_name"] for e in sorted((e for e in EMP if e["department_id"] == 30),
+                                                        key=lambda e: (-e["hire_date"].timestamp(), e["last_name"]))],
+                        ","),)])),
+    Item(SQL_REF, "SELECT LISTAGG(commission_pct, ',') WITHIN GROUP (ORDER BY commission_pct DESC, employee_id) "
+                  "FROM employees",
+         # DESC puts NULLs first in Oracle, but LISTAGG leaves NULL values out; numbers as Oracle writes them
+         Rows([(listagg([e["commission_pct"] for e in sorted(
+             (e for e in EMP if e["commission_pct"] is not None),
+             key=lambda e: (-e["commission_pct"], e["employee_id"]))], ","),)])),
+    Item(SQL_REF, "SELECT LISTAGG(DISTINCT job_id, ',') WITHIN GROUP (ORDER BY job_id DESC) FROM employees",
+         Rows([(",".join(sorted({e["job_id"] for e in EMP}, reverse=True)),)])),
+    Item(SQL_REF, "SELECT employee_id, LISTAGG(last_name, ',') WITHIN GROUP (ORDER BY employee_id DESC) "
+                  "OVER (PARTITION BY department_id) FROM employees WHERE department_id = 90 ORDER BY employee_id",
+         Rows([(e["employee_id"], listagg([x["last_name"] for x in sorted(
+             (x for x in EMP if x["department_id"] == 90), key=lambda x: -x["employee_id"])], ","))
+               for e in sorted(EMP, key=lambda e: e["employee_id"]) if e["department_id"] == 90])),
+    Item(SQL_REF, "SELECT LISTAGG(first_name) WITHIN GROUP (ORDER BY first_name NULLS FIRST) FROM employees "
+                  "WHERE employee_id > 300",
+         Rows([(None,)])),  # no rows: NULL
 ]
 
 

@@ -789,8 +789,80 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
 }
 
 
+def _sqlite_order(value: Any) -> tuple[int, Any]:
+    """SQLite's order of mixed values (numbers before text before blobs); NULLs are placed by the caller."""
+    if isinstance(value, (int, float)):
+        return (0, value)
+    if isinstance(value, str):
+        return (1, value)
+    return (2, bytes(value))
+
+
+class ListAgg:
+    """``LISTAGG(x, sep) WITHIN GROUP (ORDER BY k1 [DESC] [NULLS FIRST|LAST], ...)`` as a SQLite aggregate
+    and window function (SQLite 3.40 has no ORDER BY inside an aggregate call).
+
+    Called as ``ora_listagg(x, sep, distinct, k1, flags1, k2, flags2, ...)``; each ``flags`` is
+    ``1`` for DESC plus ``2`` for NULLS FIRST. As in Oracle, NULL values of ``x`` are left out and
+    the result of no values is NULL.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Any, list[Any]]] = []
+        self.separator = ""
+        self.distinct = False
+        self.flags: list[int] = []
+
+    def step(self, value: Any, separator: Any, distinct: Any, *keys: Any) -> None:
+        self.separator = "" if separator is None else str(separator)
+        self.distinct = bool(distinct)
+        self.flags = [int(f) for f in keys[1::2]]
+        if value is not None:
+            self.rows.append((value, list(keys[0::2])))
+
+    def inverse(self, value: Any, separator: Any, distinct: Any, *keys: Any) -> None:
+        if value is not None:
+            self.rows.remove((value, list(keys[0::2])))
+
+    def value(self) -> str | None:
+        def compare(a: tuple[Any, list[Any]], b: tuple[Any, list[Any]]) -> int:
+            for x, y, flags in zip(a[1], b[1], self.flags):
+                if x is None or y is None:
+                    if x is None and y is None:
+                        continue
+                    nulls_first = bool(flags & 2)
+                    return (-1 if nulls_first else 1) * (1 if x is None else -1)
+                ox, oy = _sqlite_order(x), _sqlite_order(y)
+                if ox != oy:
+                    result = -1 if ox < oy else 1
+                    return -result if flags & 1 else result
+            return 0
+
+        ordered = [_listagg_text(v) for v, _ in sorted(self.rows, key=functools.cmp_to_key(compare))]
+        if self.distinct:
+            seen: set[str] = set()
+            ordered = [v for v in ordered if not (v in seen or seen.add(v))]
+        return self.separator.join(ordered) if ordered else None
+
+    def finalize(self) -> str | None:
+        return self.value()
+
+
+def _listagg_text(value: Any) -> str:
+    """A value as LISTAGG concatenates it: numbers as Oracle's TO_CHAR writes them (``.4``, ``17000``)."""
+    return to_char(value) or ""
+
+
+#: SQLite aggregate (and window) functions: name -> (class, number of args (-1 = variadic))
+AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
+    "ora_listagg": (ListAgg, -1),
+}
+
+
 def register(con: sqlite3.Connection, on_error: Callable[[BaseException], None],
              extra: dict[str, tuple[Callable[..., Any], int, bool]] | None = None) -> None:
     """Register every ``ora_*`` function (plus connection-bound ``extra`` ones) on a SQLite connection."""
     for name, (fn, nargs, deterministic) in {**SCALAR_FUNCTIONS, **(extra or {})}.items():
         con.create_function(name, nargs, _wrap(fn, on_error), deterministic=deterministic)
+    for name, (cls, nargs) in AGGREGATE_FUNCTIONS.items():
+        con.create_window_function(name, nargs, cls)

@@ -494,18 +494,30 @@ def extract_datetime_field(node: exp.Expression) -> exp.Expression:
     return _anon("ora_date_part", node.expression, exp.Literal.string(unit))
 
 
-def listagg_to_group_concat(node: exp.Expression) -> exp.Expression:
-    """``LISTAGG(x, sep) WITHIN GROUP (ORDER BY ...)`` becomes SQLite's ``group_concat(x, sep)``.
+def listagg_ordered(node: exp.Expression) -> exp.Expression:
+    """``LISTAGG([DISTINCT] x, sep) WITHIN GROUP (ORDER BY k [DESC] [NULLS FIRST|LAST], ...)`` becomes
+    ``ora_listagg(x, sep, distinct, k1, flags1, ...)``, lite's aggregate that sorts as Oracle does.
 
-    Oracle's default separator is the empty string (SQLite's is a comma).
+    SQLite 3.40 has no ORDER BY inside an aggregate, and ``group_concat`` would
+    list the values in table order. Oracle's default separator is the empty
+    string; ``nulls_first`` is as sqlglot resolved it for Oracle (NULLS LAST
+    for ascending keys, NULLS FIRST for descending ones). ``ON OVERFLOW`` is
+    accepted: lite's strings have no 4000-byte limit to overflow.
     """
     if not isinstance(node, exp.GroupConcat):
         return node
     inner = node.this
+    keys: list[exp.Expression] = []
     if isinstance(inner, exp.Order):
-        inner = inner.this  # SQLite 3.40 has no ORDER BY inside aggregates
+        for ordered in inner.expressions:
+            flags = (1 if ordered.args.get("desc") else 0) + (2 if ordered.args.get("nulls_first") else 0)
+            keys.extend([ordered.this, exp.Literal.number(flags)])
+        inner = inner.this
+    distinct = isinstance(inner, exp.Distinct)
+    if distinct:
+        inner = inner.expressions[0]
     sep = node.args.get("separator") or exp.Literal.string("")
-    return exp.GroupConcat(this=inner, separator=sep)
+    return _anon("ora_listagg", inner, sep, exp.Literal.number(1 if distinct else 0), *keys)
 
 
 def empty_string_is_null(node: exp.Expression) -> exp.Expression:
@@ -527,7 +539,7 @@ PASSES: tuple[Pass, ...] = (
     fetch_first_rows_only,
     interval_literal,
     extract_datetime_field,
-    listagg_to_group_concat,
+    listagg_ordered,
     empty_string_is_null,
 )
 
