@@ -162,3 +162,39 @@ def test_the_settings_messages_put_env_where_the_readme_does() -> None:
     with pytest.raises(ConfigError) as info:
         load_settings(env={"WORKSHOP_BACKEND": "oracle"}).require_oracle()
     assert "next to README.md" in str(info.value)
+
+
+def test_doctor_flags_facts_a_wrong_scan_left_and_setup_removes_them_keeping_the_learners_own(
+        home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A TODO 1 attempt that wrote `VESSELS` instead of `SUPPLYCHAIN.VESSELS` leaves facts the catalog does not yield."""
+    import workshop_lib
+    from workshop_lib.scanner import Fact, write_facts
+
+    assert main(["setup"]) == 0
+    ws = workshop_lib.start(upto="scan")
+    try:
+        write_facts(ws.memory_client, [Fact("table", "VESSELS", "Table VESSELS: ships (wrong subject).")],
+                    progress=False)
+        ws.memory_client.add_memory("My own note: ask the harbour master about berth 7.", user_id=ws.user_id,
+                                    agent_id=ws.agent_id, memory_id="learner-note-1")
+    finally:
+        ws.close()
+    capsys.readouterr()
+    assert main(["doctor", "--json"]) == 1
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert not checks["catalog memories"]["ok"]
+    assert "1 fact memories do not match" in checks["catalog memories"]["detail"]
+    assert "wrong subject" in checks["catalog memories"]["detail"]
+    assert "workshop setup" in checks["catalog memories"]["fix"]
+
+    assert main(["setup"]) == 0
+    assert main(["doctor", "--json"]) == 0
+    capsys.readouterr()
+    ws = workshop_lib.start(upto="connect")
+    try:
+        from workshop_lib.scanner import stored_memories
+
+        stored = stored_memories(ws.conn)
+    finally:
+        ws.close()
+    assert "learner-note-1" in stored and "fact-table-vessels" not in stored

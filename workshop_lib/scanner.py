@@ -222,3 +222,17 @@ def reference_scan(ws: Any, *, progress: bool = False, owner: str = SCHEMA, forc
         # facts an earlier (e.g. wrong) scan wrote that the catalog no longer yields
         _remove_stale_facts(ws.memory_client, {f.kind for f in everything}, keep, ws.user_id, ws.agent_id)
     return ScanReport(len(tables), len(columns), len(EXTRA_MEMORIES))
+
+
+def stale_facts(conn: Any, *, owner: str = SCHEMA, user_id: str = USER_ID, agent_id: str = AGENT_ID) -> dict[str, str]:
+    """Fact memories stored for ``user_id``/``agent_id`` that a scan of ``owner`` would not write now.
+
+    Returns record_id -> content. A fact memory's id is derived from its
+    subject, so one the current catalog (plus EXTRA_MEMORIES) does not yield
+    was written by an earlier, different scan — typically a wrong first attempt
+    at TODO 1 — and would surface in search results as if it were documentation.
+    The learner's own memories (ids not starting with ``fact-``) are never listed.
+    """
+    expected = {f.memory_id for f in (*scan_tables(conn, owner), *scan_columns(conn, owner), *EXTRA_MEMORIES)}
+    stored = stored_memories(conn, user_id=user_id, agent_id=agent_id)
+    return {rid: text for rid, text in stored.items() if str(rid).startswith("fact-") and rid not in expected}

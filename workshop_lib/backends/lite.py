@@ -195,6 +195,7 @@ class LiteBackend:
             Check,
             DoctorReport,
             check_catalog,
+            check_catalog_memories,
             check_memory_count,
             check_memory_tables,
             check_memory_vectors,
@@ -226,6 +227,7 @@ class LiteBackend:
                 ("embedding model", lambda: check_model(conn)),
                 ("memory tables", lambda: check_memory_tables(conn)),
                 ("memory vectors", lambda: check_memory_vectors(conn)),
+                ("catalog memories", lambda: check_catalog_memories(conn)),
                 ("text index", lambda: check_text_index_lite(conn)),
                 ("workshop memories", lambda: check_memory_count(conn)),
             ):

@@ -162,6 +162,20 @@ def check_memory_count(conn: Any) -> Check:
     return Check("workshop memories", True, f"{n} memories for {USER_ID}{hint}")
 
 
+def check_catalog_memories(conn: Any) -> Check:
+    """No fact memory contradicts the catalog: each one is what a scan of SUPPLYCHAIN writes today."""
+    from ..scanner import stale_facts
+
+    stale = stale_facts(conn)
+    if stale:
+        example = next(iter(stale.values()))[:80]
+        return Check("catalog memories", False,
+                     f"{len(stale)} fact memories do not match the SUPPLYCHAIN catalog (an earlier scan wrote "
+                     f"them; e.g. {example!r}), so searches can return them as if they were documentation",
+                     "run `workshop setup`: its scan removes them (memories you wrote yourself are kept).")
+    return Check("catalog memories", True, "every fact memory matches the catalog")
+
+
 def check_memory_vectors(conn: Any) -> Check:
     """Every memory has a chunk with a vector; one without can never be found by search."""
     from ..memory.setup import unsearchable_memories
@@ -337,6 +351,7 @@ def _doctor_oracle(settings: Any) -> DoctorReport:
             ("embedding model", lambda: check_model(conn)),
             ("memory tables", lambda: check_memory_tables(conn)),
             ("memory vectors", lambda: check_memory_vectors(conn)),
+            ("catalog memories", lambda: check_catalog_memories(conn)),
             ("text index", lambda: check_text_index_oracle(conn)),
             ("workshop memories", lambda: check_memory_count(conn)),
         ):
