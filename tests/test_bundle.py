@@ -29,6 +29,19 @@ def test_the_bundle_has_the_notebooks_library_seed_and_docs(bundle):
     assert (bundle / "docs" / "part4.md").is_file() and (bundle / "README.md").is_file()
 
 
+def test_the_bundle_has_every_file_the_makefile_installs_from(bundle):
+    """`make lab` in the bundle must work: the install step's prerequisites (pyproject, the lock) are there."""
+    import re
+
+    makefile = (bundle / "Makefile").read_text(encoding="utf-8")
+    variables = dict(re.findall(r"^(\w+)\s*:?=\s*(\S+)\s*$", makefile, re.M))
+    prerequisites = re.search(r"^\$\(STAMP\):(.*)$", makefile, re.M).group(1).split()
+    files = [variables[p[2:-1]] if p.startswith("$(") else p for p in prerequisites]
+    assert "requirements.lock" in files
+    for name in files:
+        assert (bundle / name).is_file(), f"the bundle lacks {name}, which `make` installs from"
+
+
 def test_the_bundle_has_no_solutions_hidden_tests_or_instructor_material(bundle):
     assert not (bundle / "solutions").exists() and not (bundle / "tests").exists()
     assert not (bundle / "docs" / "instructors-grading.md").exists()

@@ -28,7 +28,7 @@ from .errors import WorkshopError
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 #: What the bundle holds, relative to the repository root.
-INCLUDE = ("README.md", "Makefile", "pyproject.toml", ".env.example", ".gitignore", ".devcontainer", "docs",
+INCLUDE = ("README.md", "Makefile", "pyproject.toml", "requirements.lock", ".env.example", ".gitignore", ".devcontainer", "docs",
            "notebooks", "workshop_lib", "seed")
 #: Left out of the copied folders: instructors' material and build leftovers.
 EXCLUDE_NAMES = {"instructors.md", "instructors-grading.md", "__pycache__", ".ipynb_checkpoints"}
