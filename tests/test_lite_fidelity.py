@@ -239,3 +239,57 @@ def test_positional_binds_follow_the_text_when_json_and_dates_come_first(hr: Lit
     cur.execute("SELECT note FROM pos_binds WHERE created = :2 AND n = :1", (row[1], 7))
     assert cur.fetchall() == [("a text note",)] * 3
     cur.execute("DROP TABLE pos_binds")
+
+
+# --------------------------------------------------------------------------- ROUND/TRUNC(date, fmt), every unit
+
+# (format model, ROUND, TRUNC) of 2024-08-17 13:35:31 (a Saturday), worked out by hand from Oracle's table
+# "ROUND and TRUNC Date Functions" (SQL Language Reference): 1 Jan 2024 is a Monday, 1 Aug 2024 a Thursday,
+# the ISO year 2024 starts on Monday 1 Jan 2024; NLS_TERRITORY AMERICA starts weeks on Sunday.
+D = dt.datetime
+DATE_UNITS = [
+    ("CC", D(2001, 1, 1), D(2001, 1, 1)),
+    ("SCC", D(2001, 1, 1), D(2001, 1, 1)),
+    ("YYYY", D(2025, 1, 1), D(2024, 1, 1)),     # rounds up on July 1
+    ("YEAR", D(2025, 1, 1), D(2024, 1, 1)),
+    ("Y", D(2025, 1, 1), D(2024, 1, 1)),
+    ("Q", D(2024, 10, 1), D(2024, 7, 1)),       # Q3; rounds up on 16 August, so the 17th rounds to Q4
+    ("MONTH", D(2024, 9, 1), D(2024, 8, 1)),    # rounds up on the 16th
+    ("MON", D(2024, 9, 1), D(2024, 8, 1)),
+    ("MM", D(2024, 9, 1), D(2024, 8, 1)),
+    ("RM", D(2024, 9, 1), D(2024, 8, 1)),
+    ("WW", D(2024, 8, 19), D(2024, 8, 12)),     # weeks start on Mondays (1 Jan); Saturday 13:35 is past half-way
+    ("IW", D(2024, 8, 19), D(2024, 8, 12)),
+    ("W", D(2024, 8, 15), D(2024, 8, 15)),      # weeks start on Thursdays (1 Aug); Saturday is before half-way
+    ("DDD", D(2024, 8, 18), D(2024, 8, 17)),    # past noon
+    ("DD", D(2024, 8, 18), D(2024, 8, 17)),
+    ("J", D(2024, 8, 18), D(2024, 8, 17)),
+    ("DAY", D(2024, 8, 18), D(2024, 8, 11)),    # weeks start on Sundays; Saturday afternoon rounds to Sunday
+    ("DY", D(2024, 8, 18), D(2024, 8, 11)),
+    ("D", D(2024, 8, 18), D(2024, 8, 11)),
+    ("HH", D(2024, 8, 17, 14), D(2024, 8, 17, 13)),
+    ("HH24", D(2024, 8, 17, 14), D(2024, 8, 17, 13)),
+    ("MI", D(2024, 8, 17, 13, 36), D(2024, 8, 17, 13, 35)),
+]
+
+
+@pytest.mark.parametrize("unit, rounded, truncated", DATE_UNITS, ids=[u for u, _, _ in DATE_UNITS])
+def test_round_and_trunc_of_a_date_for_every_format_model(hr: LiteConnection, unit: str, rounded: dt.datetime,
+                                                          truncated: dt.datetime) -> None:
+    cur = hr.cursor()
+    value = "TO_DATE('2024-08-17 13:35:31', 'YYYY-MM-DD HH24:MI:SS')"
+    cur.execute(f"SELECT ROUND({value}, '{unit}'), TRUNC({value}, '{unit}'), "
+                f"ROUND(CAST({value} AS TIMESTAMP), '{unit}') FROM dual")
+    assert cur.fetchone() == (rounded, truncated, rounded)
+
+
+def test_round_of_a_date_column_and_the_default_unit(hr: LiteConnection) -> None:
+    cur = hr.cursor()
+    cur.execute("SELECT employee_id, ROUND(hire_date, 'YEAR'), ROUND(hire_date), TRUNC(hire_date, 'MM') "
+                "FROM employees ORDER BY employee_id")
+    expected = [(e["employee_id"], D(e["hire_date"].year + (e["hire_date"].month >= 7), 1, 1), e["hire_date"],
+                 D(e["hire_date"].year, e["hire_date"].month, 1)) for e in sorted(EMP, key=lambda e: e["employee_id"])]
+    assert cur.fetchall() == expected
+    with pytest.raises(oracledb.DatabaseError) as info:
+        cur.execute("SELECT TRUNC(SYSDATE, 'FORTNIGHT') FROM dual").fetchall()
+    assert info.value.args[0].full_code == "ORA-01899"

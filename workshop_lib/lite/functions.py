@@ -289,34 +289,109 @@ def systimestamp() -> str:
     return format_datetime(dt.datetime.now())
 
 
-_TRUNC_UNITS = {"DD": "DD", "DDD": "DD", "J": "DD", "DAY": "DD", "MM": "MM", "MON": "MM", "MONTH": "MM",
-                "RM": "MM", "YYYY": "YYYY", "YEAR": "YYYY", "YY": "YYYY", "Y": "YYYY", "SYYYY": "YYYY",
-                "HH": "HH", "HH12": "HH", "HH24": "HH", "MI": "MI", "Q": "Q", "IW": "IW"}
+# Oracle's format models for ROUND and TRUNC of a date ("ROUND and TRUNC Date Functions", SQL Language
+# Reference) -> the unit they round or truncate to.
+_DATE_UNITS = {
+    **dict.fromkeys(("CC", "SCC"), "CC"),
+    **dict.fromkeys(("SYYYY", "YYYY", "YEAR", "SYEAR", "YYY", "YY", "Y"), "YYYY"),
+    **dict.fromkeys(("IYYY", "IYY", "IY", "I"), "IYYY"),
+    "Q": "Q",
+    **dict.fromkeys(("MONTH", "MON", "MM", "RM"), "MM"),
+    "WW": "WW", "IW": "IW", "W": "W",
+    **dict.fromkeys(("DDD", "DD", "J"), "DD"),
+    **dict.fromkeys(("DAY", "DY", "D"), "DAY"),
+    **dict.fromkeys(("HH", "HH12", "HH24"), "HH"),
+    "MI": "MI",
+}
 
 
-def trunc_date(value: Any, unit: Any = "DD") -> str | None:
-    """TRUNC(date[, unit]): to the start of the day (default), month, year, quarter, ISO week, hour or minute."""
+def _iso_year_start(year: int) -> dt.datetime:
+    """Monday of ISO week 1 of ``year`` (the week with the year's first Thursday)."""
+    return dt.datetime.fromisocalendar(year, 1, 1)
+
+
+def _date_unit_bounds(day: dt.datetime, key: str) -> tuple[dt.datetime, dt.datetime]:
+    """The start of the ``key`` unit holding ``day`` and the start of the next one."""
+    midnight = dt.datetime(day.year, day.month, day.day)
+    if key == "CC":
+        first = (day.year - 1) // 100 * 100 + 1  # the 21st century is 2001-2100
+        return dt.datetime(first, 1, 1), dt.datetime(first + 100, 1, 1)
+    if key == "YYYY":
+        return dt.datetime(day.year, 1, 1), dt.datetime(day.year + 1, 1, 1)
+    if key == "IYYY":
+        year = day.isocalendar()[0]
+        return _iso_year_start(year), _iso_year_start(year + 1)
+    if key == "Q":
+        month = (day.month - 1) // 3 * 3 + 1
+        start = dt.datetime(day.year, month, 1)
+        return start, _add_months_dt(start, 3)
+    if key == "MM":
+        start = dt.datetime(day.year, day.month, 1)
+        return start, _add_months_dt(start, 1)
+    if key in ("WW", "W", "IW", "DAY"):
+        # a week starting on the weekday of 1 January (WW), of the 1st of the month (W), Monday (IW) or
+        # Sunday (DAY: the first day of the week under NLS_TERRITORY = AMERICA)
+        anchor = {"WW": dt.datetime(day.year, 1, 1), "W": dt.datetime(day.year, day.month, 1)}.get(key)
+        if anchor is not None:
+            start = midnight - dt.timedelta(days=(midnight - anchor).days % 7)
+        else:
+            first_weekday = 0 if key == "IW" else 6   # Python: Monday = 0, Sunday = 6
+            start = midnight - dt.timedelta(days=(midnight.weekday() - first_weekday) % 7)
+        return start, start + dt.timedelta(days=7)
+    if key == "DD":
+        return midnight, midnight + dt.timedelta(days=1)
+    if key == "HH":
+        start = day.replace(minute=0, second=0, microsecond=0)
+        return start, start + dt.timedelta(hours=1)
+    start = day.replace(second=0, microsecond=0)
+    return start, start + dt.timedelta(minutes=1)
+
+
+def _add_months_dt(day: dt.datetime, months: int) -> dt.datetime:
+    index = day.year * 12 + day.month - 1 + months
+    return day.replace(year=index // 12, month=index % 12 + 1)
+
+
+def _rounds_up(day: dt.datetime, key: str, start: dt.datetime, end: dt.datetime) -> bool:
+    """Oracle's rounding point: July 1 (year), the 16th (month), the 16th of a quarter's second month,
+    noon (day), half past (hour), 30 seconds (minute); the half-way point for centuries and weeks."""
+    if key == "YYYY":
+        return day.month >= 7
+    if key == "MM":
+        return day.day >= 16
+    if key == "Q":
+        month_in_quarter = day.month - start.month
+        return month_in_quarter == 2 or (month_in_quarter == 1 and day.day >= 16)
+    if key == "CC":
+        return day.year - start.year >= 50
+    return (day - start) * 2 >= (end - start)
+
+
+def round_trunc_date(value: Any, unit: Any = "DD", rounding: Any = 0) -> str | None:
+    """ROUND(date[, fmt]) (``rounding`` true) or TRUNC(date[, fmt]) for every format model Oracle lists; a
+    DATE comes back (also for a TIMESTAMP argument, as in Oracle). An unknown model is ORA-01899."""
     if value is None:
         return None
     day = _stored(value)
-    key = _TRUNC_UNITS.get(str(unit or "DD").upper())
+    key = _DATE_UNITS.get(str(unit if unit is not None else "DD").strip().upper())
     if key is None:
         raise ValueError(f"ORA-01899: bad precision specifier ({unit!r})")
-    if key == "DD":
-        day = dt.datetime(day.year, day.month, day.day)
-    elif key == "MM":
-        day = dt.datetime(day.year, day.month, 1)
-    elif key == "YYYY":
-        day = dt.datetime(day.year, 1, 1)
-    elif key == "Q":
-        day = dt.datetime(day.year, (day.month - 1) // 3 * 3 + 1, 1)
-    elif key == "IW":
-        day = dt.datetime(day.year, day.month, day.day) - dt.timedelta(days=day.weekday())
-    elif key == "HH":
-        day = day.replace(minute=0, second=0, microsecond=0)
-    elif key == "MI":
-        day = day.replace(second=0, microsecond=0)
-    return format_datetime(day, timestamp=False)
+    if key == "IYYY" and rounding:
+        raise ValueError("ORA-03001: unimplemented feature in the lite backend: ROUND(date, 'IYYY') "
+                         "(the ISO year's rounding point); use TRUNC(date, 'IYYY')")
+    start, end = _date_unit_bounds(day, key)
+    result = end if rounding and _rounds_up(day, key, start, end) else start
+    return format_datetime(result, timestamp=False)
+
+
+def trunc_date(value: Any, unit: Any = "DD") -> str | None:
+    """TRUNC(date[, unit]): the start of the unit (see :func:`round_trunc_date`)."""
+    return round_trunc_date(value, unit, 0)
+
+
+def round_date(value: Any, unit: Any = "DD") -> str | None:
+    """ROUND(date[, unit]): the nearer start of a unit (see :func:`round_trunc_date`)."""
+    return round_trunc_date(value, unit, 1)
 
 
 def trunc(value: Any, arg: Any = None) -> Any:
@@ -757,6 +832,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_systimestamp": (systimestamp, 0, False),
     "ora_trunc": (trunc, -1, True),
     "ora_trunc_date": (trunc_date, -1, True),
+    "ora_round_date": (round_date, -1, True),
     "ora_date_add": (date_add, 2, True),
     "ora_date_add_interval": (lambda v, n, u: add_interval(v, n, u, 0), 3, True),
     "ora_ts_add_interval": (lambda v, n, u: add_interval(v, n, u, 1), 3, True),

@@ -50,7 +50,7 @@ _FUNC_TYPES = {
     "vector_dimension_count": "NUMBER",
     "ora_date_add": "DATE", "ora_date_add_interval": "DATE", "ora_ts_add_interval": "TIMESTAMP",
     "ora_days_between": "NUMBER", "ora_seconds_between": "INTERVAL", "ora_interval": "INTERVAL",
-    "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_as_date": "DATE",
+    "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_round_date": "DATE", "ora_as_date": "DATE",
     "ora_as_timestamp": "TIMESTAMP", "ora_sdo_attribute": "NUMBER",
     "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2",
 }
@@ -271,6 +271,8 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return "VECTOR"
     if isinstance(node, (exp.StrToDate, exp.CurrentTimestamp)):
         return "DATE" if not isinstance(node, exp.CurrentTimestamp) or node.args.get("sysdate") else "TIMESTAMP"
+    if isinstance(node, exp.Round) and infer_type(node.this, scope) in DATETIME_TYPES:
+        return "DATE"  # ROUND(date|timestamp[, fmt]) is a DATE, as TRUNC's is
     if isinstance(node, exp.DateTrunc) and infer_type(node.this, scope) not in (*DATETIME_TYPES, None):
         return "NUMBER"
     if isinstance(node, (exp.DateStrToDate, exp.CurrentDate, exp.AddMonths, exp.LastDay, exp.DateTrunc,

@@ -327,6 +327,10 @@ class Translator:
                 node.meta["json_column"] = True  # validated on write: the C fast path needs no json_valid
             elif isinstance(node, exp.Cast):
                 self._cast(node)
+            elif isinstance(node, exp.Round) and self._type(node.this) in DATETIME_TYPES:
+                # ROUND(date[, fmt]) rounds to a unit of time (a DATE), not to decimal places
+                unit = node.args.get("decimals")
+                node.replace(_anon("ora_round_date", node.this, unit if unit is not None else exp.Literal.string("DD")))
             elif isinstance(node, exp.DateTrunc) and self._type(node.this) not in (*DATETIME_TYPES, None):
                 # sqlglot reads TRUNC(<expression>) as a date TRUNC when it cannot tell; numbers truncate.
                 node.replace(_anon("ora_trunc", node.this))
@@ -526,7 +530,11 @@ class Translator:
                 and parent.expression.this == "0":
             members = exp.select("value").from_(
                 exp.Anonymous(this="json_each", expressions=[_anon("ora_ctx_rowids", exp.Literal.number(slot.slot))]))
-            parent.replace(exp.In(this=rowid.copy(), query=exp.Subquery(this=members)))
+            member = exp.In(this=rowid.copy(), query=exp.Subquery(this=members))
+            parent.replace(member)
+            block = vector_topk.score_ordered_block(member, label)   # the keyword leg's top-k, like the vector's
+            if block is not None:
+                self.prunes.append((slot, block))  # type: ignore[arg-type]
             return
         node.replace(call)
 
