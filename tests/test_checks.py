@@ -112,6 +112,7 @@ REASONS = {
     (2, "mutant_hardcoded_answer"): "exact_agent_match=True",
     (1, "mutant_empty_string_for_missing_comment"): "is not in the required format",
     (1, "mutant_generator"): "returned a generator/iterator, not a list",
+    (1, "mutant_index_internals_included"): "keep only real tables with AND t.secondary = 'N'",
     (1, "mutant_hardcoded_supplychain_tables"): "did not return exactly the tables of WORKSHOP_CHECK",
     (1, "mutant_inner_join"): "did not return exactly the tables of WORKSHOP_CHECK",
     (1, "mutant_join_on_table_name_only"): "returned the same table more than once",
@@ -460,3 +461,31 @@ def test_todo2_hints_name_every_search_argument_the_instructions_require() -> No
     source = _inspect.getsource(__import__("importlib").import_module("workshop_lib.checks.todo2"))
     hints = " ".join(_re.findall(r'hint="([^"]*memory_client\.search[^"]*"(?:\s*"[^"]*")*)', source))
     assert required <= set(_re.findall(r"(\w+)=", hints)), (required, hints)
+
+
+def test_long_lists_in_messages_say_how_many_more() -> None:
+    from workshop_lib.checks.harness import _listed
+
+    assert _listed(["a", "b"]) == "['a', 'b']"
+    six = [f"T{i}" for i in range(6)]
+    assert _listed(six, limit=5) == "['T0', 'T1', 'T2', 'T3', 'T4', ... and 1 more]"
+
+
+def test_a_failed_check_shows_only_its_message_in_ipython(capsys: pytest.CaptureFixture[str]) -> None:
+    """No traceback through contextlib/harness: IPython renders the message; the cell still fails."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        result = shell.run_cell(
+            "from workshop_lib.checks.harness import CheckFailure\n"
+            "def check():\n"
+            "    raise CheckFailure('TODO 9 (f) failed: it returned None.\\n  hint: return the list.')\n"
+            "check()\n")
+    finally:
+        InteractiveShell.clear_instance()
+    out = capsys.readouterr()
+    shown = out.out + out.err
+    assert not result.success and isinstance(result.error_in_exec, AssertionError)
+    assert "TODO 9 (f) failed: it returned None." in shown and "hint: return the list." in shown
+    assert "Traceback" not in shown and "def check" not in shown and "harness.py" not in shown

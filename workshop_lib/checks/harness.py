@@ -40,9 +40,25 @@ _WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER"
 class CheckFailure(AssertionError):
     """A graded check failed; the message says what was expected, what came back, and a hint."""
 
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows for this error: the check's message alone, without the frames of the harness.
+
+        IPython calls this hook instead of formatting a traceback; the cell still
+        ends in an error, so nbgrader and nbclient see a failed check as before.
+        """
+        return ["\x1b[0;31mCheckFailure\x1b[0m: " + str(self).split("\n", 1)[0], *str(self).split("\n")[1:]]
+
 
 class _Timeout(BaseException):
     """Raised inside a learner's function that overran its time (BaseException: ``except Exception`` can't eat it)."""
+
+
+def _listed(items: Any, limit: int = 8) -> str:
+    """``items`` as a list for a message; past ``limit`` it says how many more there are instead of cutting silently."""
+    items = list(items)
+    if len(items) <= limit:
+        return repr(items)
+    return repr(items[:limit])[:-1] + f", ... and {len(items) - limit} more]"
 
 
 def _short(value: Any, limit: int = 300) -> str:

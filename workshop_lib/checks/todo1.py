@@ -8,25 +8,33 @@ from typing import Any
 
 from ..config import SCHEMA
 from .connection import _fetch, _transaction_open
-from .harness import _Grader, _short
+from .harness import _Grader, _listed, _short
 from .scratch import _scratch_schema
 from .spies import _bind_values, _ConnectionSpy, _Log
 
 
 def _catalog_tables(conn: Any, owner: str) -> dict[str, str | None]:
     """table -> comment for ``owner``, from two plain dictionary queries of the check's own."""
-    tables = [row[0] for row in _fetch(conn, "SELECT table_name FROM all_tables WHERE owner = :owner",
-                                       owner=owner)]
+    # secondary = 'N': not the tables Oracle's domain indexes keep in the schema (MDRT_…$ of a spatial index)
+    tables = [row[0] for row in _fetch(conn, "SELECT table_name FROM all_tables WHERE owner = :owner "
+                                             "AND secondary = 'N'", owner=owner)]
     comments = dict(_fetch(conn, "SELECT table_name, comments FROM all_tab_comments WHERE owner = :owner",
                            owner=owner))
     return {table: comments.get(table) for table in tables}
+
+
+def _secondary_tables(conn: Any, owner: str) -> set[str]:
+    """The owner's secondary objects (tables domain indexes create for themselves, SECONDARY = 'Y')."""
+    return {row[0] for row in _fetch(conn, "SELECT table_name FROM all_tables WHERE owner = :owner "
+                                           "AND secondary = 'Y'", owner=owner)}
 
 
 def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     """Grade TODO 1 ``_scan_tables(conn, owner) -> list[Fact]``.
 
     Checks, against the check's own ALL_TABLES / ALL_TAB_COMMENTS queries:
-    exactly one Fact per table of the owner (SUPPLYCHAIN and a second,
+    exactly one Fact per (real, ``secondary = 'N'``) table of the owner - never
+    a spatial index's MDRT_…$ table - (SUPPLYCHAIN and a second,
     freshly created schema with an uncommented table), kind ``table``,
     subject ``OWNER.TABLE``, body exactly ``table_body``'s format with the
     comment text and never "None", metadata ``{"owner", "table", "source":
@@ -87,7 +95,7 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
     wanted = {f"{owner}.{t}": c for t, c in expected.items()}
     dup = sorted({s for s in subjects if subjects.count(s) > 1})
     if dup:
-        grader.fail(f"{described} returned the same table more than once.", got=", ".join(dup[:5]),
+        grader.fail(f"{described} returned the same table more than once.", got=_listed(dup),
                     hint="one Fact per table: join ALL_TAB_COMMENTS on both owner and table_name.")
     missing = sorted(set(wanted) - set(subjects))
     extra = sorted(set(subjects) - set(wanted))
@@ -102,14 +110,17 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
                         "are kept.")
         elif any(not s.upper().startswith(f"{owner}.") for s in extra):
             hint = "only the tables of the given owner: filter ALL_TABLES with WHERE owner = :owner."
+        elif extra and set(extra) <= {f"{owner}.{t}" for t in _secondary_tables(conn, owner)}:
+            hint = ("the MDRT_…$ tables are a spatial index's internals (secondary objects), not tables of the "
+                    "catalog: keep only real tables with AND t.secondary = 'N'.")
         if given != owner and not subjects:
             hint = (f"the dictionary stores names in upper case: owner = owner.upper() first, so "
                     f"{given!r} finds {owner}'s tables.")
         elif given != owner and extra and all(s.startswith(f"{given}.") for s in extra):
             hint = "upper-case the owner before using it: subjects are OWNER.TABLE in upper case."
         grader.fail(f"{described} did not return exactly the tables of {owner}.",
-                    expected=f"{len(wanted)} facts, subjects {sorted(wanted)[:8]}",
-                    got=f"{len(subjects)} facts; missing {missing[:5]}, unexpected {extra[:5]}", hint=hint)
+                    expected=f"{len(wanted)} facts, subjects {_listed(sorted(wanted))}",
+                    got=f"{len(subjects)} facts; missing {_listed(missing)}, unexpected {_listed(extra)}", hint=hint)
     for fact in facts:
         if str(fact.kind) != "table":
             grader.fail(f"{described}: the Fact for {fact.subject} has kind {fact.kind!r}.",
@@ -142,7 +153,7 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
                     hint="cur.execute(sql, owner=owner) with WHERE t.owner = :owner in the SQL.")
     order = [str(f.subject).split(".", 1)[1] for f in facts]
     if order != sorted(order):
-        grader.fail(f"{described} returned the tables out of order.", expected=sorted(order)[:5], got=order[:5],
+        grader.fail(f"{described} returned the tables out of order.", expected=_listed(sorted(order)), got=_listed(order),
                     hint="ORDER BY t.table_name (ascending).")
     for fact in facts:
         table = str(fact.subject).split(".", 1)[1]

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..config import SCHEMA
 from .connection import _transaction_open
-from .harness import _Grader, _short
+from .harness import _Grader, _listed, _short
 from .scratch import (
     CHECK_SCHEMA,
     _delete_probe,
@@ -236,8 +236,8 @@ def _check_rerank_call(grader: _Grader, described: str, log: _Log, query: str, k
         elif isinstance(kinds, (list, tuple)) and not kinds and lost:
             why = "kinds=[] means no filter (like None): keep every kind except tool_output."
         grader.fail(f"{described} gave rerank a different candidate list than the filtered search results.",
-                    expected=f"{len(wanted)} candidates {wanted[:6]}",
-                    got=f"{len(shown)} candidates; unexpected {extra[:4]}, missing {lost[:4]}", hint=why)
+                    expected=f"{len(wanted)} candidates {_listed(wanted)}",
+                    got=f"{len(shown)} candidates; unexpected {_listed(extra)}, missing {_listed(lost)}", hint=why)
     bodies = [c.get("body") for c in given]
     if bodies != [c["body"] for c in candidates]:
         grader.fail(f"{described}: the candidates' body is not the memory text.",

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..config import CHUNKS_TABLE, EMBED_MODEL, MEMORY_TABLE, SCHEMA
 from .connection import _fetch, _transaction_open
-from .harness import CheckFailure, _Grader, _short
+from .harness import CheckFailure, _Grader, _listed, _short
 from .rankings import (
     SENTINEL,
     _bounds,
@@ -284,7 +284,7 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
     ids = [row["record_id"] for row in rows]
     dup = sorted({rid for rid in ids if ids.count(rid) > 1})
     if dup:
-        grader.fail(f"{described} returned a memory more than once.", got=dup[:3],
+        grader.fail(f"{described} returned a memory more than once.", got=_listed(dup),
                     hint="one row per memory: the vector leg groups the chunks by c.source_id and ranks each "
                          "memory by its best chunk (MIN(VECTOR_DISTANCE(...))).")
     in_scope = set(rk.distance) | set(rk.score)
