@@ -11,7 +11,7 @@ SUPPLYCHAIN_TABLES = ("CARGO_ITEMS", "CARRIERS", "CONTAINERS", "PORTS", "VESSELS
 TABLES_SQL = """SELECT t.table_name, c.comments
 FROM all_tables t
 LEFT JOIN all_tab_comments c ON c.owner = t.owner AND c.table_name = t.table_name
-WHERE t.owner = :owner
+WHERE t.owner = :owner AND t.secondary = 'N'
 ORDER BY t.table_name"""
 
 
@@ -35,6 +35,16 @@ def solution(conn, owner):
     return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
                  metadata={"owner": owner, "table": table, "source": "catalog_scanner"})
             for table, comment in rows]
+
+
+def mutant_index_internals_included(conn, owner):
+    """Wrong: no secondary = 'N', so a spatial index's MDRT_…$ tables become facts."""
+    owner = owner.upper()
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL.replace(" AND t.secondary = 'N'", ""), owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
+                 metadata=_meta(owner, table)) for table, comment in rows]
 
 
 def mutant_owner_not_upper_cased(conn, owner):
@@ -107,7 +117,7 @@ def mutant_inner_join(conn, owner):
     sql = """SELECT t.table_name, c.comments
     FROM all_tables t
     JOIN all_tab_comments c ON c.owner = t.owner AND c.table_name = t.table_name
-    WHERE t.owner = :owner AND c.comments IS NOT NULL"""
+    WHERE t.owner = :owner AND t.secondary = 'N' AND c.comments IS NOT NULL"""
     with conn.cursor() as cur:
         cur.execute(sql, owner=owner)
         rows = cur.fetchall()
@@ -153,7 +163,7 @@ def mutant_join_on_table_name_only(conn, owner):
     sql = """SELECT t.table_name, c.comments
     FROM all_tables t
     LEFT JOIN all_tab_comments c ON c.table_name = t.table_name
-    WHERE t.owner = :owner"""
+    WHERE t.owner = :owner AND t.secondary = 'N'"""
     with conn.cursor() as cur:
         cur.execute(sql, owner=owner)
         rows = cur.fetchall()

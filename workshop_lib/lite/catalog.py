@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import zlib
 from dataclasses import dataclass
 
 CATALOG_SCHEMA = "LITECAT"
 SDO_METADATA_TABLE = "SDO_GEOM_METADATA_TABLE"
 
 CATALOG_DDL = [
+    # SECONDARY = 'Y': a table a domain index created for itself (a spatial index's MDRT_…$ table),
+    # listed by the dictionary views as Oracle lists it, never created by a learner's DDL.
     """CREATE TABLE IF NOT EXISTS LITECAT.TABLES (
         OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, CREATED TEXT,
+        SECONDARY TEXT NOT NULL DEFAULT 'N',
         PRIMARY KEY (OWNER, TABLE_NAME))""",
     """CREATE TABLE IF NOT EXISTS LITECAT.COLUMNS (
         OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, COLUMN_ID INTEGER NOT NULL,
@@ -60,9 +64,9 @@ def dictionary_views(user: str) -> dict[str, str]:
         "ALL_USERS": "SELECT DISTINCT OWNER AS USERNAME FROM LITECAT.TABLES "
                      f"UNION SELECT '{u}'",
         "ALL_TABLES": "SELECT OWNER, TABLE_NAME, 'USERS' AS TABLESPACE_NAME, NULL AS NUM_ROWS, "
-                      "'VALID' AS STATUS FROM LITECAT.TABLES",
-        "USER_TABLES": "SELECT TABLE_NAME, 'USERS' AS TABLESPACE_NAME, NULL AS NUM_ROWS, 'VALID' AS STATUS "
-                       f"FROM LITECAT.TABLES WHERE OWNER = '{u}'",
+                      "'VALID' AS STATUS, SECONDARY, 'NO' AS DROPPED FROM LITECAT.TABLES",
+        "USER_TABLES": "SELECT TABLE_NAME, 'USERS' AS TABLESPACE_NAME, NULL AS NUM_ROWS, 'VALID' AS STATUS, "
+                       f"SECONDARY, 'NO' AS DROPPED FROM LITECAT.TABLES WHERE OWNER = '{u}'",
         "ALL_TAB_COMMENTS": "SELECT t.OWNER, t.TABLE_NAME, 'TABLE' AS TABLE_TYPE, c.COMMENTS "
                             "FROM LITECAT.TABLES t LEFT JOIN LITECAT.TAB_COMMENTS c "
                             "ON c.OWNER = t.OWNER AND c.TABLE_NAME = t.TABLE_NAME",
@@ -245,6 +249,9 @@ def ensure_catalog(con: sqlite3.Connection) -> None:
     known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info(COLUMNS)")}
     if "VECTOR_FORMAT" not in known:
         con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.COLUMNS ADD COLUMN VECTOR_FORMAT TEXT")
+    known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info(TABLES)")}
+    if "SECONDARY" not in known:
+        con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.TABLES ADD COLUMN SECONDARY TEXT NOT NULL DEFAULT 'N'")
 
 
 def install_views(con: sqlite3.Connection, user: str) -> None:
@@ -298,3 +305,54 @@ def forget_table(con: sqlite3.Connection, owner: str, table: str) -> None:
     for name in ("TABLES", "COLUMNS", "TAB_COMMENTS", "COL_COMMENTS"):
         con.execute(f"DELETE FROM LITECAT.{name} WHERE OWNER = ? AND TABLE_NAME = ?", (owner, table))
     con.execute("DELETE FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ?", (owner, table))
+
+
+# --- secondary objects: a spatial index's MDRT_…$ table ------------------------------------------
+#
+# Oracle's spatial index (MDSYS.SPATIAL_INDEX_V2) keeps its R-tree in a table MDRT_<hex>$ in the
+# schema of the indexed table's owner, with columns NODE_ID, NODE_LEVEL, INFO; USER_TABLES and
+# ALL_TABLES list it with SECONDARY = 'Y' (a Data Cartridge secondary object), and dropping the
+# index (or its table) drops it. Lite creates the same (empty) table so that a scanner or a check
+# reading the dictionary meets the same catalog in both backends.
+
+SPATIAL_INDEX_TABLE_COLUMNS = (
+    ("NODE_ID", ColumnType("NUMBER", "NUMBER", "NUMERIC", 22)),
+    ("NODE_LEVEL", ColumnType("NUMBER", "NUMBER", "NUMERIC", 22)),
+    ("INFO", ColumnType("BLOB", "BLOB", "BLOB", 4000)),
+)
+
+
+def spatial_index_table_name(owner: str, index: str) -> str:
+    """``MDRT_<hex>$`` for ``owner.index`` (Oracle derives the hex from an object number; lite from the name)."""
+    return f"MDRT_{zlib.crc32(f'{owner}.{index}'.encode('utf-8')) & 0xFFFFF:X}$"
+
+
+def create_spatial_index_table(con: sqlite3.Connection, db: str, owner: str, index: str) -> str:
+    """Create the spatial index's MDRT table (in SQLite database ``db``) and list it as SECONDARY = 'Y'."""
+    name = spatial_index_table_name(owner, index)
+    cols = ", ".join(f'"{c}" {t.sqlite_type}' for c, t in SPATIAL_INDEX_TABLE_COLUMNS)
+    con.execute(f'CREATE TABLE IF NOT EXISTS "{db}"."{name}" ({cols})')
+    forget_table(con, owner, name)
+    con.execute("INSERT INTO LITECAT.TABLES (OWNER, TABLE_NAME, CREATED, SECONDARY) "
+                "VALUES (?, ?, datetime('now'), 'Y')", (owner, name))
+    for position, (cname, ctype) in enumerate(SPATIAL_INDEX_TABLE_COLUMNS, start=1):
+        con.execute(
+            "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
+            "DATA_LENGTH, NULLABLE) VALUES (?, ?, ?, ?, ?, ?, ?, 'Y')",
+            (owner, name, position, cname, ctype.data_type, ctype.type_class, ctype.length))
+    return name
+
+
+def drop_spatial_index_tables(con: sqlite3.Connection, db: str, owner: str, *, index: str | None = None,
+                              table: str | None = None) -> None:
+    """Drop the MDRT table of spatial index ``owner.index``, or of every spatial index on ``owner.table``."""
+    if index is not None:
+        names = [index]
+    else:
+        names = [r[0] for r in con.execute(
+            "SELECT INDEX_NAME FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ? "
+            "AND ITYP_OWNER = 'MDSYS'", (owner, table))]
+    for name in names:
+        mdrt = spatial_index_table_name(owner, name)
+        con.execute(f'DROP TABLE IF EXISTS "{db}"."{mdrt}"')
+        forget_table(con, owner, mdrt)
