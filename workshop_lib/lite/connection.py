@@ -83,13 +83,14 @@ class LiteConnection:
         self._vd: dict[int, dict[int, float]] = {}
         self._vd_candidates: dict[int, str] = {}
         self._ctx: dict[int, dict[int, int]] = {}
+        self._ctx_members: dict[int, str] = {}   # JSON rowids CONTAINS(...) > 0 admits (all hits, or the pruned top)
         self._atomic_depth = 0
         self._closed = False
         functions.register(self._con, self._record_udf_error, {
             "ora_vector_embedding": (self._vector_embedding, 2, True),
             "ora_vd_lookup": (lambda slot, rid: self._vd[slot].get(rid), 2, False),
             "ora_ctx_score": (lambda slot, rid: self._ctx[slot].get(rid, 0), 2, False),
-            "ora_ctx_rowids": (lambda slot: json.dumps(list(self._ctx[slot])), 1, False),
+            "ora_ctx_rowids": (lambda slot: self._ctx_members[slot], 1, False),
             "ora_vd_candidates": (lambda slot: self._vd_candidates[slot], 1, False),
             "ora_row_changed": (self.caches.changes.touched, 2, False),   # the change log's TEMP triggers
         })
@@ -357,7 +358,11 @@ class LiteConnection:
         # Text slots first: a pruned vector block may also read Oracle Text scores.
         for slot in plan.text_slots:
             query = self._scalar(slot.query_sql, binds)
-            self._ctx[slot.slot] = self._text_search(slot.owner, slot.table, slot.column, query)
+            scores = self._ctx[slot.slot] = self._text_search(slot.owner, slot.table, slot.column, query)
+            if slot.prune_sql is None:
+                self._ctx_members[slot.slot] = json.dumps(list(scores))
+            else:
+                self._best_scored_rows(slot, scores, binds)
         for slot in plan.vector_slots:
             query = self._scalar(slot.query_sql, binds)
             self._vd_candidates[slot.slot] = "[]"
@@ -375,18 +380,39 @@ class LiteConnection:
             else:
                 self._nearest_rows(slot, rowids, dists, binds)
 
+    def _best_scored_rows(self, slot: Any, scores: dict[int, int], binds: dict[str, Any]) -> None:
+        """Give a block ordered by SCORE DESC the best-scored hits only, widening until it yields its n rows (exact)."""
+        wanted = self._scalar(slot.limit_sql, binds)
+        total = len(scores)
+        wanted = int(wanted) if wanted is not None else total
+        size = max(4 * wanted, 256)
+        if size >= total:
+            self._ctx_members[slot.slot] = json.dumps(list(scores))
+            return
+        rowids = np.fromiter(scores.keys(), dtype=np.int64, count=total)
+        values = np.fromiter(scores.values(), dtype=np.int64, count=total)
+        while True:
+            if size >= total:
+                self._ctx_members[slot.slot] = json.dumps(rowids.tolist())
+                return
+            threshold = np.partition(values, total - size)[total - size]   # the size-th highest score
+            self._ctx_members[slot.slot] = json.dumps(rowids[values >= threshold].tolist())  # ties stay in
+            found = self._con.execute(f"SELECT COUNT(*) FROM ({slot.prune_sql})", binds).fetchone()[0]
+            if found >= wanted:
+                return
+            size *= 4
+
     def _nearest_rows(self, slot: Any, rowids: np.ndarray, dists: np.ndarray, binds: dict[str, Any]) -> None:
         """Give a top-k block the rows nearest the query, widening until it yields its k rows (exact)."""
         wanted = self._scalar(slot.limit_sql, binds)
         wanted = int(wanted) if wanted is not None else len(rowids)
         total = len(rowids)
-        order = np.argsort(dists, kind="stable")
         size = max(4 * wanted, 256)
         while True:
             if size >= total:
                 chosen = np.arange(total)
             else:
-                threshold = dists[order[size - 1]]
+                threshold = np.partition(dists, size - 1)[size - 1]   # the size-th smallest, O(N) not a sort
                 chosen = np.nonzero(dists <= threshold)[0]  # ties at the threshold stay in
             self._vd[slot.slot] = dict(zip(rowids[chosen].tolist(), dists[chosen].astype(float).tolist()))
             if len(chosen) >= total:

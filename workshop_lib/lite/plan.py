@@ -35,6 +35,8 @@ class TextSlot:
     column: str
     query_sql: str
     label: int | None
+    prune_sql: str | None = None   # the block ordered by SCORE DESC, restricted to the candidates (vector_topk.py)
+    limit_sql: str | None = None   # its FETCH FIRST count
 
 
 @dataclass

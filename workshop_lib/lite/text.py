@@ -53,6 +53,7 @@ uses too), so this module depends on nothing above the engine:
 
 from __future__ import annotations
 
+import gc
 import math
 import operator
 import re
@@ -610,10 +611,22 @@ class TextIndex:
                 self._vocabulary = None
 
     def rebuild(self, rows: Iterable[tuple[int, str | None]]) -> None:
-        """Replace the whole index with ``rows`` of ``(rowid, text)``."""
+        """Replace the whole index with ``rows`` of ``(rowid, text)``.
+
+        The cyclic garbage collector is paused meanwhile: a build allocates
+        millions of small lists and dicts, none of them garbage, and each
+        collection would walk all of them again, which made a 10x larger build
+        take about 20x longer. Reference counting still frees everything.
+        """
         self._reset()
-        for rowid, text in rows:
-            self.add(rowid, text)
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            for rowid, text in rows:
+                self.add(rowid, text)
+        finally:
+            if paused:
+                gc.enable()
 
     def search(self, query: str | ParsedQuery) -> dict[int, int]:
         """Evaluate an Oracle Text query: ``{rowid: score}`` for matching rows (scores 1..100)."""

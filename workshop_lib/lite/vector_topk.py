@@ -20,6 +20,14 @@ and widens m otherwise. The answer is exact, not approximate:
 
 Blocks with other aggregates, other window functions, DISTINCT, HAVING, OFFSET,
 subqueries or an outer-joined vector table are left alone (full scan).
+
+The keyword leg is pruned the same way (:func:`score_ordered_block`): a block
+whose WHERE has ``CONTAINS(col, :q, label) > 0`` as a conjunct, ordered by
+``SCORE(label) DESC`` (or a ROW_NUMBER over it) with FETCH FIRST n, runs on the
+rows whose score is at least the m-th highest score, widening m until the
+block yields n rows. A row left out scores strictly less than every candidate,
+so it cannot be among the first n, and ROW_NUMBER values of the candidates are
+unchanged (every left-out row sorts after them).
 """
 
 from __future__ import annotations
@@ -124,3 +132,85 @@ def restriction(slot: int, alias: str) -> exp.Expression:
         this="json_each", expressions=[exp.Anonymous(this="ora_vd_candidates",
                                                      expressions=[exp.Literal.number(slot)])]))
     return exp.In(this=rowid, query=exp.Subquery(this=members))
+
+
+def _fetch_count(select: exp.Select) -> exp.Expression | None:
+    """The FETCH FIRST / LIMIT count of a block that may be pruned, or None (no limit, PERCENT, WITH TIES)."""
+    limit = select.args.get("limit")
+    if isinstance(limit, exp.Fetch):
+        options = limit.args.get("limit_options")
+        if options is not None and (options.args.get("percent") or options.args.get("with_ties")):
+            return None
+        return limit.args.get("count")
+    if isinstance(limit, exp.Limit):
+        return limit.expression
+    return None
+
+
+def _is_score(node: exp.Expression, label: int) -> bool:
+    return (isinstance(node, exp.Anonymous) and node.name.upper() == "SCORE" and len(node.expressions) == 1
+            and isinstance(node.expressions[0], exp.Literal) and not node.expressions[0].is_string
+            and int(node.expressions[0].this) == label)
+
+
+def _score_ordered(key: exp.Expression, desc: bool, label: int) -> bool:
+    """True when ordering by ``key`` (descending when ``desc``) puts higher SCORE(label) first."""
+    if isinstance(key, exp.Paren):
+        return _score_ordered(key.this, desc, label)
+    if _is_score(key, label):
+        return desc
+    if not desc and isinstance(key, exp.Window) and isinstance(key.this, exp.RowNumber) \
+            and not key.args.get("partition_by"):
+        order = key.args.get("order")
+        if order is None or not order.expressions:
+            return False
+        first = order.expressions[0]
+        return bool(first.args.get("desc")) and _is_score(first.this, label)
+    return False
+
+
+def score_ordered_block(member: exp.In, label: int | None) -> exp.Select | None:
+    """The block of a ``rowid IN (CONTAINS rowids)`` conjunct when it may run on the best-scored rows only.
+
+    Called while the statement is rewritten, before SCORE is: ``member`` is the
+    IN node CONTAINS(...) > 0 became. The block qualifies when the IN node is a
+    top-level AND conjunct of its WHERE (restricting its set then only adds a
+    filter), it is ordered first by ``SCORE(label) DESC`` or by a ROW_NUMBER
+    whose first key that is, and it fetches the first n rows; blocks with
+    grouping, DISTINCT, HAVING, OFFSET, other windows, other subqueries, other
+    CONTAINS/SCORE labels or vector distances are left alone.
+    """
+    if label is None:
+        return None
+    node: exp.Expression = member
+    while isinstance(node.parent, (exp.And, exp.Paren)):
+        node = node.parent
+    where = node.parent
+    if not isinstance(where, exp.Where) or not isinstance(where.parent, exp.Select):
+        return None
+    select = where.parent
+    count = _fetch_count(select)
+    if count is None or select.args.get("offset") or select.args.get("distinct") or select.args.get("having") \
+            or select.args.get("group"):
+        return None
+    order = select.args.get("order")
+    if order is None or not order.expressions:
+        return None
+    first = order.expressions[0]
+    key = _ordering_key(select, first.this)
+    if not _score_ordered(key, bool(first.args.get("desc")), label):
+        return None
+    inside = {id(n) for n in member.walk()}
+    for node in select.walk():
+        if id(node) in inside or node is select:
+            continue
+        if isinstance(node, (exp.Subquery, exp.Select, exp.Contains, exp.AggFunc)):
+            return None
+        if isinstance(node, exp.Anonymous):
+            name = node.name.upper()
+            if name.startswith(("ORA_VD_", "ORA_CTX_")) or (name == "SCORE" and not _is_score(node, label)):
+                return None
+    windows = list(select.find_all(exp.Window))
+    if len(windows) > 1 or (windows and windows[0] is not key):
+        return None
+    return select

@@ -1,0 +1,107 @@
+"""The keyword leg's top-k runs on the best-scored rows only, and gives exactly the full answer."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from workshop_lib.backends.lite import connect_lite as connect
+from workshop_lib.reference import HYBRID_SQL
+
+WORDS = "vessel port cargo delay customs container berth crane storm reefer".split()
+
+
+@pytest.fixture(scope="module")
+def conn(tmp_path_factory: pytest.TempPathFactory):
+    c = connect(tmp_path_factory.mktemp("text_topk"), "AGENT")
+    cur = c.cursor()
+    cur.execute("CREATE TABLE docs (id NUMBER PRIMARY KEY, owner VARCHAR2(10), kind VARCHAR2(10), body CLOB)")
+    cur.execute("CREATE INDEX docs_ctx ON docs (body) INDEXTYPE IS CTXSYS.CONTEXT")
+    rng = random.Random(4)
+    rows = []
+    for i in range(1, 3001):
+        # term frequencies 1-24 spread the scores; every 7th row is the same text: exact ties at the threshold
+        body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 24))) if i % 7 else "vessel cargo"
+        rows.append((i, "u" if i % 3 else "v", "keep" if i % 11 else "drop", body))
+    cur.executemany("INSERT INTO docs VALUES (:1, :2, :3, :4)", rows)
+    c.commit()
+    yield c
+    c.close()
+
+
+RANKED = """SELECT d.id, ROW_NUMBER() OVER (ORDER BY SCORE(1) DESC, d.id) AS r
+FROM docs d
+WHERE CONTAINS(d.body, :kw, 1) > 0 AND d.owner = :owner AND d.kind = :kind
+ORDER BY r
+FETCH FIRST :n ROWS ONLY{tail}"""
+
+PLAIN = """SELECT d.id, SCORE(1) AS s FROM docs d
+WHERE d.kind = :kind AND (CONTAINS(d.body, :kw, 1) > 0) AND d.owner = :owner
+ORDER BY SCORE(1) DESC, d.id
+FETCH FIRST :n ROWS ONLY{tail}"""
+
+
+def _run(conn, sql: str, **binds):
+    with conn.cursor() as cur:
+        cur.execute(sql, **binds)
+        return cur.fetchall()
+
+
+def _members(conn, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Records how many rowids each pruned execution gave its block (fewer than the hits: pruning ran)."""
+    seen: list[int] = []
+    real = type(conn)._best_scored_rows
+
+    def spy(self, slot, scores, binds) -> None:
+        real(self, slot, scores, binds)
+        seen.append(len(json.loads(self._ctx_members[slot.slot])) - len(scores))
+
+    monkeypatch.setattr(type(conn), "_best_scored_rows", spy)
+    return seen
+
+
+def _pruned(conn, sql: str) -> bool:
+    return any(slot.prune_sql for slot in conn._plan(sql).text_slots)
+
+
+@pytest.mark.parametrize("template", [RANKED, PLAIN])
+@pytest.mark.parametrize("kw, owner, kind, n, prunes", [
+    ("vessel", "u", "keep", 5, True), ("vessel", "v", "keep", 30, True), ("cargo OR storm", "u", "drop", 10, True),
+    ("crane, reefer, port", "v", "keep", 7, True),
+    ("vessel", "v", "drop", 10, True), ("cargo OR storm", "v", "drop", 40, True),   # widen: few rows pass the filter
+    ("vessel", "u", "keep", 900, False), ("berth AND delay", "v", "drop", 3000, False),   # n near the hits
+    ("vessel", "nobody", "keep", 5, False)])   # nothing passes: widens to every hit
+def test_pruned_keyword_block_equals_the_full_block(conn, monkeypatch: pytest.MonkeyPatch, template: str, kw: str,
+                                                    owner: str, kind: str, n: int, prunes: bool) -> None:
+    pruned, full = template.format(tail=""), template.format(tail=" OFFSET 0 ROWS")   # OFFSET: not pruned
+    assert _pruned(conn, pruned) and not _pruned(conn, full)
+    left_out = _members(conn, monkeypatch)
+    got = _run(conn, pruned, kw=kw, owner=owner, kind=kind, n=n)
+    assert (left_out[0] < 0) == prunes     # the block ran on fewer rows than CONTAINS matched
+    want = _run(conn, full, kw=kw, owner=owner, kind=kind, n=n)
+    assert got == want
+    everything = _run(conn, full.replace(":n ROWS", "100000 ROWS"), kw=kw, owner=owner, kind=kind)
+    assert got == everything[:n]
+
+
+@pytest.mark.parametrize("sql", [
+    # ascending score, an OR around CONTAINS, no FETCH, grouping: the full set is needed
+    "SELECT d.id FROM docs d WHERE CONTAINS(d.body, :kw, 1) > 0 ORDER BY SCORE(1), d.id FETCH FIRST 5 ROWS ONLY",
+    "SELECT d.id FROM docs d WHERE CONTAINS(d.body, :kw, 1) > 0 OR d.id = 1 ORDER BY SCORE(1) DESC, d.id "
+    "FETCH FIRST 5 ROWS ONLY",
+    "SELECT d.id FROM docs d WHERE CONTAINS(d.body, :kw, 1) > 0 ORDER BY SCORE(1) DESC, d.id",
+    "SELECT d.owner, MAX(SCORE(1)) m FROM docs d WHERE CONTAINS(d.body, :kw, 1) > 0 GROUP BY d.owner "
+    "ORDER BY m DESC FETCH FIRST 1 ROWS ONLY",
+])
+def test_blocks_that_need_every_hit_are_not_pruned(conn, sql: str) -> None:
+    assert not _pruned(conn, sql)
+    assert _run(conn, sql, kw="vessel")
+
+
+def test_the_workshop_hybrid_statement_prunes_both_legs(memory_ws) -> None:
+    plan = memory_ws.conn._plan(HYBRID_SQL)
+    assert [bool(s.prune_sql) for s in plan.text_slots] == [True]
+    assert [bool(s.prune_sql) for s in plan.vector_slots] == [True]
