@@ -293,3 +293,25 @@ def test_round_of_a_date_column_and_the_default_unit(hr: LiteConnection) -> None
     with pytest.raises(oracledb.DatabaseError) as info:
         cur.execute("SELECT TRUNC(SYSDATE, 'FORTNIGHT') FROM dual").fetchall()
     assert info.value.args[0].full_code == "ORA-01899"
+
+
+# --------------------------------------------------------------------------- fractional seconds into TIMESTAMP(6)
+
+@pytest.mark.parametrize("value, expected", [
+    # Oracle rounds a more precise fraction to the column's precision (SQL Language Reference, "TIMESTAMP Data
+    # Type": fractional_seconds_precision); expected values by hand
+    ("TIMESTAMP '2024-01-01 10:00:00.1234567'", D(2024, 1, 1, 10, 0, 0, 123457)),
+    ("TIMESTAMP '2024-01-01 10:00:00.1234564'", D(2024, 1, 1, 10, 0, 0, 123456)),
+    ("TIMESTAMP '2024-01-01 10:00:00.1234565'", D(2024, 1, 1, 10, 0, 0, 123457)),   # half up, not to even
+    ("TO_TIMESTAMP('2024-12-31 23:59:59.9999999', 'YYYY-MM-DD HH24:MI:SS.FF9')", D(2025, 1, 1)),  # carries
+    ("TO_TIMESTAMP('2024-01-01 10:00:00.5', 'YYYY-MM-DD HH24:MI:SS.FF')", D(2024, 1, 1, 10, 0, 0, 500000)),
+])
+def test_fractional_seconds_are_rounded_into_timestamp_6(hr: LiteConnection, value: str, expected: dt.datetime) -> None:
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE frac6 (t TIMESTAMP(6))")
+    try:
+        cur.execute(f"INSERT INTO frac6 VALUES ({value})")
+        cur.execute("SELECT t FROM frac6")
+        assert cur.fetchall() == [(expected,)]
+    finally:
+        cur.execute("DROP TABLE frac6")

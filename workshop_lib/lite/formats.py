@@ -256,7 +256,9 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
             match = re.compile(r"\d{1,9}").match(text, pos)
             if not match:
                 raise FormatError(1858, "a non-numeric character was found where a numeric was expected")
-            micro = int(match.group(0)[:6].ljust(6, "0"))
+            # up to 9 digits (nanoseconds): rounded, not truncated, to the microseconds lite keeps, as
+            # Oracle rounds a more precise value stored into TIMESTAMP(6)
+            micro = (int(match.group(0).ljust(9, "0")) + 500) // 1000   # half up, as Oracle
             pos = match.end()
         else:
             raise FormatError(1821, f"date format element {item!r} is not supported by TO_DATE in lite")
@@ -276,7 +278,18 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
         raise FormatError(1851, "minutes must be between 0 and 59")
     if not 0 <= second <= 59:
         raise FormatError(1852, "seconds must be between 0 and 59")
-    return dt.datetime(year, month, day, hour, minute, second, micro)
+    carry = micro // 1_000_000   # .9999996 rounds up into the next second
+    return dt.datetime(year, month, day, hour, minute, second, micro % 1_000_000) + dt.timedelta(seconds=carry)
+
+
+def round_fraction(value: dt.datetime, precision: int) -> dt.datetime:
+    """``value`` with its fractional seconds rounded to ``precision`` digits (0-6), as Oracle stores a
+    TIMESTAMP into TIMESTAMP(precision): half up, carrying into the seconds."""
+    if precision >= 6:
+        return value
+    unit = 10 ** (6 - precision)
+    rounded = (value.microsecond + unit // 2) // unit * unit
+    return value.replace(microsecond=0) + dt.timedelta(microseconds=rounded)
 
 
 def _rr(value: int, now: dt.datetime) -> int:

@@ -272,11 +272,14 @@ def as_date(value: Any) -> str | None:
     return format_datetime(_stored(value), timestamp=False)
 
 
-def as_timestamp(value: Any) -> str | None:
-    """A value written to a TIMESTAMP column, in the stored form."""
+def as_timestamp(value: Any, precision: Any = None) -> str | None:
+    """A value written to a TIMESTAMP[(precision)] column, in the stored form (fraction rounded to the precision)."""
     if value is None:
         return None
-    return format_datetime(_stored(value, "TIMESTAMP"))
+    stored = _stored(value, "TIMESTAMP")
+    if precision is not None:
+        stored = formats.round_fraction(stored, int(precision))
+    return format_datetime(stored)
 
 
 def sysdate() -> str:
@@ -827,7 +830,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_to_char": (to_char, -1, True),
     "ora_to_number": (to_number, -1, True),
     "ora_as_date": (as_date, 1, True),
-    "ora_as_timestamp": (as_timestamp, 1, True),
+    "ora_as_timestamp": (as_timestamp, -1, True),
     "ora_sysdate": (sysdate, 0, False),
     "ora_systimestamp": (systimestamp, 0, False),
     "ora_trunc": (trunc, -1, True),

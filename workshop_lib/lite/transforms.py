@@ -30,7 +30,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
-from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model
+from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, name_of
 from .values import format_datetime
 
@@ -146,7 +146,8 @@ _DS_UNITS = ("DAY", "HOUR", "MINUTE", "SECOND")
 _DS_SECONDS = {"DAY": 86400.0, "HOUR": 3600.0, "MINUTE": 60.0, "SECOND": 1.0}
 
 
-def date_literal(text: str, model: str = NLS_DATE_FORMAT, *, timestamp: bool = False) -> exp.Literal:
+def date_literal(text: str, model: str = NLS_DATE_FORMAT, *, timestamp: bool = False,
+                 precision: int = 6) -> exp.Literal:
     """A datetime text checked against ``model`` at translation time, as a stored-form literal.
 
     Oracle converts a string compared with or assigned to a DATE with
@@ -157,7 +158,8 @@ def date_literal(text: str, model: str = NLS_DATE_FORMAT, *, timestamp: bool = F
         value = parse_datetime_model(text, model)
     except FormatError as exc:
         raise passthrough(exc.code, str(exc)[11:], ERR_DATE_LITERAL) from None
-    return exp.Literal.string(format_datetime(value, timestamp=timestamp))
+    return exp.Literal.string(format_datetime(round_fraction(value, precision) if timestamp else value,
+                                              timestamp=timestamp))
 
 
 def _interval_parts(node: exp.Expression) -> tuple[exp.Expression, str] | None:

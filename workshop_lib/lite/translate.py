@@ -163,11 +163,14 @@ class Translator:
             fmt = exp.Literal.string(ctype.vector_format) if ctype.vector_format else exp.Null()
             return _anon("ora_to_vector", value, dims, fmt)
         if ctype.type_class in DATETIME_TYPES:
+            precision = _fraction_digits(ctype)
             if isinstance(value, exp.Literal) and value.is_string:
-                return date_literal(value.this, timestamp=ctype.type_class == "TIMESTAMP")
+                return date_literal(value.this, timestamp=ctype.type_class == "TIMESTAMP", precision=precision)
             if isinstance(value, exp.Null):
                 return value
-            return _anon("ora_as_date" if ctype.type_class == "DATE" else "ora_as_timestamp", value)
+            if ctype.type_class == "DATE":
+                return _anon("ora_as_date", value)
+            return _anon("ora_as_timestamp", value, *([exp.Literal.number(precision)] if precision < 6 else []))
         return value
 
     def _plan_insert(self, tree: exp.Insert) -> Plan:
@@ -597,6 +600,14 @@ class Translator:
 
     def _sqlite(self, tree: exp.Expression) -> str:
         return to_sqlite(tree)
+
+
+def _fraction_digits(ctype: ColumnType) -> int:
+    """The fractional-second precision of a TIMESTAMP(p) column (6 by default; 0 for DATE)."""
+    if ctype.type_class != "TIMESTAMP":
+        return 0
+    match = re.search(r"\((\d)\)", ctype.data_type)
+    return int(match.group(1)) if match else 6
 
 
 def _is_assignment(node: exp.Expression) -> bool:
