@@ -1,13 +1,13 @@
 """Part 4 figures: the offline notebook end to end, and database round trips per agent turn.
 
-``python benchmarks/bench_agent.py [--write]`` runs the Part 4 solution notebook
+``python benchmarks/bench_agent.py [--no-write]`` runs the Part 4 solution notebook
 headless in a fresh lite WORKSHOP_HOME (offline teaching model), then asks the
 two demo questions through the library's ``grounded_answer`` while counting
 every statement the lite engine executes, split into the retrieval (OAMP
 search through the memory client) and the ``run_sql`` tool. Prints
-``name=value`` lines; ``--write`` replaces the Part 4 section of
-docs/benchmarks.md with the figures (between its markers), so the document
-cannot drift from the measurement.
+``name=value`` lines and, unless ``--no-write``, replaces the ``bench_agent``
+section of docs/benchmarks.md with the figures (``benchmarks/docsection.py``),
+so the document cannot drift from the measurement.
 
 Budgets (issue: Part 4): the offline notebook under 60 s; per turn at most one
 SQL tool call, and the retrieval's statements stated as measured.
@@ -16,9 +16,7 @@ SQL tool call, and the retrieval's statements stated as measured.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
-import re
 import sys
 import tempfile
 import time
@@ -27,9 +25,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-DOC = REPO / "docs" / "benchmarks.md"
-BEGIN, END = "<!-- bench_agent:begin -->", "<!-- bench_agent:end -->"
+import docsection  # noqa: E402
+
+NAME = "bench_agent"
+TITLE = "Part 4 — `benchmarks/bench_agent.py`"
 
 
 def notebook_seconds() -> float:
@@ -110,10 +111,9 @@ def round_trips() -> dict[str, float]:
             "max_sql_tool_calls_per_turn": sql_calls, "grounded_turn_ms": turn_ms}
 
 
-def write_doc(figures: dict[str, float]) -> None:
-    """Replace the Part 4 section of docs/benchmarks.md (between the markers) with ``figures``."""
-    section = f"""{BEGIN}
-Measured {dt.date.today().isoformat()} by `python benchmarks/bench_agent.py --write` (offline teaching model, lite):
+def render(figures: dict) -> str:
+    """The section's markdown from the figures (the docs test renders recorded figures with this too)."""
+    return f"""{docsection.header(figures['env'])} Offline teaching model, lite:
 
 | measure | value | budget |
 |---|---|---|
@@ -125,28 +125,23 @@ Measured {dt.date.today().isoformat()} by `python benchmarks/bench_agent.py --wr
 
 The retrieval runs OAMP's own search: its ranking statement plus the statements OAMP's
 store uses to read the hits back, so it is more than one statement; the workshop's SQL (the
-hybrid search, the `run_sql` tool) is one statement each.
-{END}"""
-    text = DOC.read_text()
-    if BEGIN in text:
-        text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda _m: section, text, flags=re.S)
-    else:
-        text = text.rstrip() + "\n\n## Part 4 — `benchmarks/bench_agent.py`\n\n" + section + "\n"
-    DOC.write_text(text)
+hybrid search, the `run_sql` tool) is one statement each."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
+    parser.add_argument("--no-write", action="store_true", help="leave docs/benchmarks.md alone")
+    parser.add_argument("--write", action="store_true", help=argparse.SUPPRESS)   # the old flag: writing is the default
     args = parser.parse_args(argv)
+    env = docsection.environment(docsection.command_line("bench_agent.py", argv))
     os.environ["WORKSHOP_BACKEND"] = "lite"
     os.environ.pop("WORKSHOP_LLM_MODEL", None)
     figures = {"notebook_seconds": notebook_seconds(), **round_trips()}
     for name, value in figures.items():
         print(f"{name}={value:.2f}")
-    if args.write:
-        write_doc(figures)
-        print(f"wrote {DOC.relative_to(REPO)}")
+    if not args.no_write:
+        figures["env"] = env
+        docsection.write_section(NAME, TITLE, render(figures), figures)
     return 0
 
 
