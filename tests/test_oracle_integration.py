@@ -193,6 +193,32 @@ def test_both_retrieval_functions_pass_their_checks(settings, bootstrapped):
         ws.close()
 
 
+def test_hybrid_statement_embeds_once_and_matches_the_inline_form(settings, bootstrapped):
+    """The reference's CTE (embedding once) and the inline form return the same rows on Oracle."""
+    from workshop_lib import config, reference
+    from workshop_lib.oracle_text import text_query
+
+    question = "TEU 20-foot equivalent capacity unit for vessels"
+    inline = (reference.HYBRID_SQL
+              .replace(f"WITH q AS (\n  SELECT VECTOR_EMBEDDING({config.EMBED_MODEL} USING :q AS DATA) AS v "
+                       "FROM dual\n),\n", "WITH ")
+              .replace("q.v", f"VECTOR_EMBEDDING({config.EMBED_MODEL} USING :q AS DATA)")
+              .replace("\n  CROSS JOIN q", ""))
+    assert inline != reference.HYBRID_SQL and "q.v" not in inline
+    binds = {"q": question, "kw": text_query(question), "user_id": USER_ID, "agent_id": config.AGENT_ID,
+             "per_list": 30, "rrf_k": 60, "k": 10}
+    conn = connect_as(settings, settings.oracle_user, settings.oracle_password)
+    try:
+        results = []
+        for sql in (reference.HYBRID_SQL, inline):
+            with conn.cursor() as cur:
+                cur.execute(sql, binds)
+                results.append([(r[0], int(r[4]), int(r[5])) for r in cur.fetchall()])
+    finally:
+        conn.close()
+    assert results[0] == results[1]
+
+
 @pytest.mark.parametrize("name", ["01_seed_and_explore", "02_memory_and_scanner", "03_retrieval"])
 def test_solution_notebooks_run_unchanged_on_oracle(name, settings, bootstrapped, monkeypatch):
     import nbformat

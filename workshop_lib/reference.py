@@ -24,16 +24,20 @@ __all__ = ["scan_tables", "retrieve_knowledge", "hybrid_rrf_search_memories", "s
 OVERSAMPLE = 4          # retrieve_knowledge asks the store for k * OVERSAMPLE candidates
 SENTINEL_RANK = 999999  # the rank of a memory a leg did not return
 
-# One statement: the vector leg ranks each memory once by its best chunk, the
-# Oracle Text leg ranks by SCORE, both with the same scope and tool_output
-# exclusion, each ordered before its FETCH FIRST; a FULL OUTER JOIN fuses them.
-HYBRID_SQL = f"""WITH vec AS (
+# One statement: the question is embedded once (CTE q, one row from dual: inside the
+# aggregate, VECTOR_EMBEDDING could be evaluated once per chunk row), the vector leg
+# ranks each memory once by its best chunk, the Oracle Text leg ranks by SCORE, both
+# with the same scope and tool_output exclusion, each ordered before its FETCH FIRST;
+# a FULL OUTER JOIN fuses them.
+HYBRID_SQL = f"""WITH q AS (
+  SELECT VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA) AS v FROM dual
+),
+vec AS (
   SELECT c.source_id AS record_id,
          ROW_NUMBER() OVER (
-           ORDER BY MIN(VECTOR_DISTANCE(c.embedding,
-                                        VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA),
-                                        COSINE)), c.source_id) AS r_vec
+           ORDER BY MIN(VECTOR_DISTANCE(c.embedding, q.v, COSINE)), c.source_id) AS r_vec
   FROM {CHUNKS_TABLE} c
+  CROSS JOIN q
   JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id
   WHERE c.source_record_type = 'memory'
     AND c.status = 'valid' AND m.status = 'valid'

@@ -22,11 +22,21 @@ def _sql(*, vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embeddin
          vec_scope=SCOPE, txt_scope=SCOPE, vec_fetch=":per_list", txt_fetch=":per_list",
          sentinel="999999", join="FULL OUTER JOIN", rrf="1 / (:rrf_k + f.r_vec) + 1 / (:rrf_k + f.r_txt)",
          order="rrf_score DESC, f.record_id", content="DBMS_LOB.SUBSTR(m.content, 500, 1)",
-         vec_order="ORDER BY r_vec", txt_order="ORDER BY r_txt"):
-    """The solution's statement, with one piece swapped by a mutant."""
-    return f"""WITH vec AS (
+         vec_order="ORDER BY r_vec", txt_order="ORDER BY r_txt", embed_once=True):
+    """The solution's statement, with one piece swapped by a mutant.
+
+    ``embed_once`` (the instructions): the question is embedded once in a CTE ``q`` and
+    the vector leg reads ``q.v``; ``embed_once=False`` is the inline form, also correct.
+    """
+    inline = "VECTOR_EMBEDDING({model} USING :q AS DATA)"
+    head, cross = "WITH ", ""
+    if embed_once and inline in vec_rank:
+        vec_rank = vec_rank.replace(inline, "q.v")
+        head = "WITH q AS (\n  SELECT " + inline.format(model=ONNX_EMBED_MODEL) + " AS v FROM dual\n),\n"
+        cross = " CROSS JOIN q"
+    return f"""{head}vec AS (
   SELECT {vec_id} AS record_id, {vec_rank.format(model=ONNX_EMBED_MODEL)} AS r_vec
-  FROM {CHUNKS} c JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id
+  FROM {CHUNKS} c{cross} JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id
   WHERE c.source_record_type = 'memory' AND c.status = 'valid' AND m.status = 'valid'
     AND {vec_scope}
   {vec_group}
@@ -71,6 +81,11 @@ def _run(sql, query, k, per_list, rrf_k, *, kw=None, binds=None, convert=True):
 def solution(query, k=5, per_list=30, rrf_k=60):
     """Correct: one statement, both legs scoped and without tool output, RRF with the given parameters."""
     return _run(_sql(), query, k, per_list, rrf_k)
+
+
+def solution_embedding_inline(query, k=5, per_list=30, rrf_k=60):
+    """Also correct: VECTOR_EMBEDDING written inside the aggregate (the check accepts both forms)."""
+    return _run(_sql(embed_once=False), query, k, per_list, rrf_k)
 
 
 def mutant_zero_based_ranks(query, k=5, per_list=30, rrf_k=60):
