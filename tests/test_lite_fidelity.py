@@ -160,7 +160,7 @@ def run_item(conn: LiteConnection, item: Item) -> None:
         conn.rollback()
 
 
-def by(key: Callable[[dict], Any], rows: list[dict]) -> list[dict]:
+def by(key: Callable[[Any], Any], rows: list[Any]) -> list[Any]:
     """``rows`` sorted by ``key`` (Oracle's ORDER BY with NULLS LAST for ascending keys)."""
     return sorted(rows, key=lambda r: (key(r) is None, key(r) if key(r) is not None else 0))
 
@@ -213,6 +213,37 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT LISTAGG(first_name) WITHIN GROUP (ORDER BY first_name NULLS FIRST) FROM employees "
                   "WHERE employee_id > 300",
          Rows([(None,)])),  # no rows: NULL
+    # ----------------------------------------------------------------- what Oracle refuses (SQLite would run it)
+    Item(SQL_REF, "SELECT department_id, last_name, COUNT(*) FROM employees GROUP BY department_id",
+         Refused("ORA-00979", "not a GROUP BY expression")),
+    Item(SQL_REF, "SELECT department_id, COUNT(*) FROM employees",
+         Refused("ORA-00937", "not a single-group group function")),
+    Item(SQL_REF, "SELECT department_id, SUM(salary) OVER () FROM employees GROUP BY department_id",
+         Refused("ORA-00979")),
+    Item(SQL_REF, "SELECT department_id FROM employees GROUP BY department_id ORDER BY salary",
+         Refused("ORA-00979")),
+    Item(SQL_REF, "SELECT salary * 12 annual_salary FROM employees WHERE annual_salary > 100000",
+         Refused("ORA-00904", '"ANNUAL_SALARY": invalid identifier')),
+    Item(SQL_REF, 'SELECT first_name FROM employees WHERE last_name = "King"',
+         Refused("ORA-00904", '"King": invalid identifier')),
+    Item(SQL_REF, 'SELECT "Hello" FROM dual', Refused("ORA-00904", '"Hello"')),
+    # ... and what it accepts
+    Item(SQL_REF, "SELECT department_id dept, COUNT(*) n FROM employees WHERE department_id IS NOT NULL "
+                  "GROUP BY dept HAVING COUNT(*) > 3 ORDER BY dept",   # 23ai: GROUP BY a select-list alias
+         Rows(sorted((d, n) for d in {e["department_id"] for e in EMP if e["department_id"]}
+                     if (n := sum(1 for e in EMP if e["department_id"] == d)) > 3))),
+    Item(SQL_REF, "SELECT department_id, SUM(salary), RANK() OVER (ORDER BY SUM(salary) DESC) FROM employees "
+                  "WHERE department_id IS NOT NULL GROUP BY department_id ORDER BY 3",
+         Rows([(d, t, i + 1) for i, (t, d) in enumerate(sorted(
+             ((sum(e["salary"] for e in EMP if e["department_id"] == d), d)
+              for d in {e["department_id"] for e in EMP if e["department_id"]}), reverse=True))])),
+    Item(SQL_REF, "SELECT e.department_id, MAX(e.salary) FROM employees e GROUP BY department_id "
+                  "HAVING MAX(salary) > 10000 ORDER BY e.department_id",
+         Rows(by(lambda r: r[0], [(d, m) for d in {e["department_id"] for e in EMP}
+                                   if (m := max(e["salary"] for e in EMP if e["department_id"] == d)) > 10000]))),
+    Item(HR_SCHEMA, 'SELECT "LAST_NAME" FROM employees WHERE "EMPLOYEE_ID" = 100', Rows([("King",)])),
+    Item(SQL_REF, "SELECT x.n FROM (SELECT salary n FROM employees) x WHERE n > 20000",
+         Rows([(e["salary"],) for e in EMP if e["salary"] > 20000])),
 ]
 
 

@@ -116,6 +116,12 @@ ERR_MORE_THAN_ONE_STATEMENT = ErrorSpec(
 ERR_TOO_MANY_VALUES = ErrorSpec(913, "too many values")
 ERR_NOT_ENOUGH_VALUES = ErrorSpec(947, "not enough values")
 ERR_INCONSISTENT_DATATYPES = ErrorSpec(932, "inconsistent datatypes: expected {expected} got {got}")
+ERR_NOT_A_GROUP_BY_EXPRESSION = ErrorSpec(
+    979, "not a GROUP BY expression",
+    "{expression} is neither a GROUP BY item nor inside an aggregate: add it to GROUP BY or aggregate it")
+ERR_NOT_SINGLE_GROUP = ErrorSpec(
+    937, "not a single-group group function",
+    "{expression} is next to an aggregate without GROUP BY: add GROUP BY {expression} or aggregate it")
 ERR_INVALID_DATATYPE = ErrorSpec(902, "invalid datatype for column {column}")
 ERR_ILLEGAL_FUNCTION_ARGUMENT = ErrorSpec(1760, "illegal argument for function {function} ({unit})")
 ERR_WRONG_NUMBER_OF_ARGUMENTS = ErrorSpec(909, "invalid number of arguments ({function})")

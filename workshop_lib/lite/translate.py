@@ -23,7 +23,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import vector_topk
+from . import semantics, vector_topk
 from .dialect import Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
@@ -111,6 +111,9 @@ class Translator:
     def plan(self, tree: exp.Expression) -> Plan:
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and tree.args.get("returning"):
             raise error(ERR_UNSUPPORTED_RETURNING)
+        for select in list(tree.find_all(exp.Select)):
+            semantics.check_select(select, self._scope_for)  # what Oracle refuses and SQLite would run
+        self._scopes = {}
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             return self._plan_query(tree)
         if isinstance(tree, exp.Insert):

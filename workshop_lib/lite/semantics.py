@@ -1,0 +1,173 @@
+"""What Oracle refuses and SQLite would run: checks over the parsed Oracle statement, before translation.
+
+SQLite is lenient where Oracle is strict, and each leniency is a silent
+difference a learner cannot see: a select-list column missing from GROUP BY
+(SQLite picks a value from some row; Oracle: ORA-00979), a select-list alias
+used in WHERE (SQLite resolves it; Oracle: ORA-00904), a double-quoted name
+that is no column (SQLite reads ``"King"`` as the string 'King'; in Oracle
+it is an identifier: ORA-00904). These checks raise Oracle's error first.
+
+GROUP BY needs only the tree; the name checks ask the translator's scopes
+(``scope_for``: which FROM items a node sees, scope.py) and act only when every
+FROM item's columns are known, so a source lite cannot see into (a dictionary
+view, a table function) never causes a false refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from sqlglot import exp
+
+from .dialect import Oracle
+from .error_catalogue import ERR_INVALID_IDENTIFIER, ERR_NOT_A_GROUP_BY_EXPRESSION, ERR_NOT_SINGLE_GROUP, error
+from .scope import Scope, name_of
+
+# Unqualified names Oracle resolves without a FROM item (pseudo-columns and functions written without
+# parentheses); lite handles or refuses each elsewhere.
+PSEUDO_COLUMNS = {"USER", "UID", "ROWID", "ROWNUM", "LEVEL", "SYSDATE", "SYSTIMESTAMP", "CURRENT_DATE",
+                  "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NULL", "ORA_ROWSCN", "CONNECT_BY_ISLEAF"}
+
+
+def _key(node: exp.Expression) -> str:
+    """An expression's text with column qualifiers dropped, to compare it with the GROUP BY items."""
+    def strip(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Column) and not isinstance(n.this, exp.Star):
+            return exp.column(exp.to_identifier(name_of(n.this), quoted=True))
+        return n
+    return node.copy().transform(strip).sql(dialect=Oracle)
+
+
+def _aggregates(node: exp.Expression) -> bool:
+    """True when ``node`` has an aggregate of this query block (not an analytic one, not a subquery's)."""
+    for agg in node.find_all(exp.AggFunc):
+        chain, probe = [], agg
+        while probe is not node and probe.parent is not None:
+            probe = probe.parent
+            chain.append(probe)
+        # an analytic function (inside OVER) or a subquery's own aggregate does not make this block grouped
+        if not any(isinstance(c, (exp.Window, exp.Select, exp.Subquery)) for c in chain) \
+                and not isinstance(agg.parent, exp.Window):
+            return True
+    return False
+
+
+def _alias_map(select: exp.Select) -> dict[str, exp.Expression]:
+    return {name_of(p.args["alias"]): p.this for p in select.expressions if isinstance(p, exp.Alias)}
+
+
+def check_group_by(select: exp.Select) -> None:
+    """ORA-00979 for a select-list, HAVING or ORDER BY expression that is neither grouped nor aggregated;
+    ORA-00937 for a plain column next to an aggregate without GROUP BY.
+
+    A GROUP BY item may be a select-list alias (Oracle 23ai). An analytic function's arguments,
+    PARTITION BY and ORDER BY are checked like any expression (they are evaluated after grouping).
+    """
+    group = select.args.get("group")
+    if group is not None and any(group.args.get(k) for k in ("rollup", "cube", "grouping_sets")):
+        return  # refused with its own error by the translator
+    group_items = list(group.expressions) if group is not None else []
+    having = select.args.get("having")
+    if not group_items and not having and not any(_aggregates(p) for p in select.expressions):
+        return
+    aliases = _alias_map(select)
+    keys = {_key(g) for g in group_items}
+    for g in group_items:
+        if isinstance(g, exp.Column) and not g.args.get("table") and name_of(g.this) in aliases:
+            keys.add(_key(aliases[name_of(g.this)]))
+    spec = ERR_NOT_A_GROUP_BY_EXPRESSION if group_items else ERR_NOT_SINGLE_GROUP
+
+    def offending(node: exp.Expression) -> exp.Expression | None:
+        if _key(node) in keys:
+            return None
+        if isinstance(node, exp.Window):
+            inner = node.this
+            parts = list(inner.iter_expressions()) if isinstance(inner, exp.AggFunc) else [inner]
+            parts += list(node.args.get("partition_by") or [])
+            if node.args.get("order") is not None:
+                parts.append(node.args["order"])
+            return next((bad for bad in map(offending, parts) if bad is not None), None)
+        if isinstance(node, exp.AggFunc):
+            return None
+        if isinstance(node, (exp.Subquery, exp.Select)):
+            return None
+        if isinstance(node, exp.Column):
+            if isinstance(node.this, exp.Star):
+                return node
+            if not node.args.get("table") and name_of(node.this) in PSEUDO_COLUMNS:
+                return None
+            return node
+        if isinstance(node, exp.Star):
+            return node
+        return next((bad for bad in map(offending, node.iter_expressions()) if bad is not None), None)
+
+    items = [p.this if isinstance(p, exp.Alias) else p for p in select.expressions]
+    if having is not None:
+        items.append(having.this)
+    order = select.args.get("order")
+    for ordered in (order.expressions if order is not None else []):
+        key = ordered.this
+        if isinstance(key, exp.Literal) or (isinstance(key, exp.Column) and not key.args.get("table")
+                                            and name_of(key.this) in aliases):
+            continue  # ORDER BY position or select-list alias
+        items.append(key)
+    for item in items:
+        bad = offending(item)
+        if bad is not None:
+            raise error(spec, expression=bad.sql(dialect=Oracle))
+
+
+def _complete(scope: Scope | None) -> bool:
+    """True when every FROM item of ``scope`` and its enclosing scopes has known columns."""
+    while scope is not None:
+        if getattr(scope, "opaque", False) or any(not src.columns for src in scope.sources.values()):
+            return False
+        scope = scope.outer
+    return True
+
+
+def _opaque_from(select: exp.Select) -> bool:
+    """A FROM/JOIN item the scope does not model (a table function, LATERAL, a dictionary view but DUAL)."""
+    items = []
+    if select.args.get("from_"):
+        items.append(select.args["from_"].this)
+    items += [join.this for join in select.args.get("joins") or []]
+    for item in items:
+        if isinstance(item, exp.Subquery):
+            continue
+        if not isinstance(item, exp.Table) or not isinstance(item.this, exp.Identifier):
+            return True
+    return False
+
+
+def check_names(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+    """ORA-00904 for a WHERE column that names no FROM item's column (a select-list alias, say) and for a
+    double-quoted name that is no column anywhere it is used (SQLite would read ``"King"`` as a string)."""
+    if _opaque_from(select):
+        return
+    aliases = _alias_map(select)
+    where = select.args.get("where")
+    for column in select.find_all(exp.Column):
+        if column.find_ancestor(exp.Select) is not select or column.args.get("table") is not None:
+            continue
+        if isinstance(column.this, exp.Star):
+            continue
+        name = name_of(column.this)
+        in_where = where is not None and column.find_ancestor(exp.Where) is where
+        quoted = isinstance(column.this, exp.Identifier) and column.this.quoted
+        if not (in_where or quoted) or name in PSEUDO_COLUMNS:
+            continue
+        if not in_where and name in aliases and column.find_ancestor(exp.Order, exp.Group, exp.Having) is not None:
+            continue  # ORDER BY / GROUP BY / HAVING may name a select-list alias
+        scope = scope_for(column)
+        if not _complete(scope):
+            return
+        source, _ = scope.resolve(column)
+        if source is None:
+            raise error(ERR_INVALID_IDENTIFIER, name=name)
+
+
+def check_select(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+    """Every check of this module for one query block."""
+    check_group_by(select)
+    check_names(select, scope_for)
