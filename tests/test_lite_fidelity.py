@@ -227,7 +227,16 @@ CORPUS: list[Item] = [
     Item(SQL_REF, 'SELECT first_name FROM employees WHERE last_name = "King"',
          Refused("ORA-00904", '"King": invalid identifier')),
     Item(SQL_REF, 'SELECT "Hello" FROM dual', Refused("ORA-00904", '"Hello"')),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE phone_number > 5",   # implicit TO_NUMBER of the text
+         Refused("ORA-01722", "invalid number")),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE salary = '24,000'", Refused("ORA-01722")),
     # ... and what it accepts
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
+         Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
+    Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",
+         Rows([(sum(1 for e in EMP if e["department_id"] in (30, 60)),)])),
+    Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE SUBSTR(phone_number, 1, 3) = 515",  # '515' -> 515
+         Rows([(sum(1 for e in EMP if e["phone_number"][:3] == "515"),)])),
     Item(SQL_REF, "SELECT department_id dept, COUNT(*) n FROM employees WHERE department_id IS NOT NULL "
                   "GROUP BY dept HAVING COUNT(*) > 3 ORDER BY dept",   # 23ai: GROUP BY a select-list alias
          Rows(sorted((d, n) for d in {e["department_id"] for e in EMP if e["department_id"]}

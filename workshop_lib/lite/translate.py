@@ -325,6 +325,7 @@ class Translator:
                 self._datetime_arith(node)
             elif isinstance(node, _COMPARISONS + (exp.Between, exp.In)) and not _is_assignment(node):
                 self._datetime_comparison(node)
+                self._string_number_comparison(node)
             elif isinstance(node, (exp.ToChar, exp.TimeToStr)):
                 self._to_char(node)
             elif isinstance(node, exp.Extract):
@@ -431,6 +432,24 @@ class Translator:
         for operand in operands:
             if isinstance(operand, exp.Literal) and operand.is_string:
                 operand.replace(date_literal(operand.this, timestamp=target == "TIMESTAMP"))
+
+    def _string_number_comparison(self, node: exp.Expression) -> None:
+        """A character value compared with a number is converted to a number, as Oracle does (ORA-01722 when
+        it is not one); SQLite would compare text with a number and silently answer differently."""
+        if isinstance(node, exp.Between):
+            operands = [node.this, node.args.get("low"), node.args.get("high")]
+        elif isinstance(node, exp.In):
+            if node.args.get("query") is not None:
+                return
+            operands = [node.this, *node.expressions]
+        else:
+            operands = [node.this, node.expression]
+        types = [self._type(o) if o is not None else None for o in operands]
+        if not any(t in ("NUMBER", "BINARY_DOUBLE") for t in types):
+            return
+        for operand, kind in zip(operands, types):
+            if kind in ("VARCHAR2", "CHAR", "CLOB") and operand is not None:
+                operand.replace(_anon("ora_to_number", operand.copy()))
 
     def _to_char(self, node: exp.Expression) -> None:
         fmt = node.args.get("format")
