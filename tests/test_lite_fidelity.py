@@ -355,3 +355,40 @@ def test_fractional_seconds_are_rounded_into_timestamp_6(hr: LiteConnection, val
         assert cur.fetchall() == [(expected,)]
     finally:
         cur.execute("DROP TABLE frac6")
+
+
+def test_timestamp_p_rounds_to_its_precision(hr: LiteConnection) -> None:
+    """TIMESTAMP(3)/TIMESTAMP(0) columns keep 3/0 fractional digits, rounded half up (values by hand)."""
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE frac_p (t3 TIMESTAMP(3), t0 TIMESTAMP(0))")
+    try:
+        cur.execute("INSERT INTO frac_p VALUES (TIMESTAMP '2024-01-01 10:00:00.1235', "
+                    "TIMESTAMP '2024-01-01 10:00:59.5')")
+        cur.execute("INSERT INTO frac_p VALUES (:1, :2)", (D(2024, 1, 1, 10, 0, 0, 999600), D(2024, 1, 1, 10, 0, 0, 499999)))
+        cur.execute("SELECT t3, t0 FROM frac_p")
+        assert cur.fetchall() == [(D(2024, 1, 1, 10, 0, 0, 124000), D(2024, 1, 1, 10, 1)),
+                                  (D(2024, 1, 1, 10, 0, 1), D(2024, 1, 1, 10, 0, 0))]
+        cur.execute("SELECT data_type FROM user_tab_columns WHERE table_name = 'FRAC_P' ORDER BY column_id")
+        assert cur.fetchall() == [("TIMESTAMP(3)",), ("TIMESTAMP(0)",)]
+    finally:
+        cur.execute("DROP TABLE frac_p")
+
+
+@pytest.mark.parametrize("ddl, insert", [
+    ("CREATE TABLE pk_null (a NUMBER, b VARCHAR2(5), CONSTRAINT pk_null_pk PRIMARY KEY (a, b))",
+     "INSERT INTO pk_null (a, b) VALUES (1, NULL)"),
+    ("CREATE TABLE pk_null (code VARCHAR2(5) PRIMARY KEY, n NUMBER)", "INSERT INTO pk_null VALUES ('', 1)"),
+    ("CREATE TABLE pk_null (code VARCHAR2(5) CONSTRAINT pk_null_pk PRIMARY KEY)", "INSERT INTO pk_null VALUES (NULL)"),
+])
+def test_null_into_a_primary_key_is_ora_01400(hr: LiteConnection, ddl: str, insert: str) -> None:
+    """A primary key column is NOT NULL in Oracle (SQLite lets NULL into a non-INTEGER primary key)."""
+    cur = hr.cursor()
+    cur.execute(ddl)
+    try:
+        with pytest.raises(oracledb.DatabaseError) as info:
+            cur.execute(insert)
+        assert info.value.args[0].full_code == "ORA-01400"
+        cur.execute("SELECT nullable FROM user_tab_columns WHERE table_name = 'PK_NULL' AND column_id = 1")
+        assert cur.fetchone() == ("N",)
+    finally:
+        cur.execute("DROP TABLE pk_null")

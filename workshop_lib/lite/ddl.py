@@ -9,6 +9,7 @@ CREATE USER, which sqlglot does not parse into trees, are matched by pattern.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -179,6 +180,11 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 ctype = catalog.parse_type(type_text)
             except (KeyError, ValueError):
                 raise error(ERR_UNSUPPORTED_COLUMN_TYPE, type=type_text) from None
+            digits = re.match(r"\s*TIMESTAMP\s*\(\s*(\d)\s*\)", type_text, re.I)
+            if ctype.type_class == "TIMESTAMP" and digits:
+                # TIMESTAMP(p): recorded as written, so values are rounded to p fractional digits (translate.py)
+                ctype = dataclasses.replace(ctype, data_type=re.sub(r"\(\d\)", f"({digits.group(1)})",
+                                                                    ctype.data_type))
             nullable, identity = True, False
             parts = [f'"{cname}"']
             constraint_sql = []
@@ -210,6 +216,9 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 parts.append("INTEGER PRIMARY KEY")
             else:
                 parts.append(ctype.sqlite_type)
+                if cname in pk_cols and "NOT NULL" not in constraint_sql:
+                    # SQLite lets NULL into a PRIMARY KEY that is not an INTEGER PRIMARY KEY; Oracle: ORA-01400
+                    constraint_sql.append("NOT NULL")
             if ctype.type_class == "JSON":
                 constraint_sql.append(f'CHECK ("{cname}" IS NULL OR json_valid("{cname}"))')
             parts.extend(constraint_sql)
