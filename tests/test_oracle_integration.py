@@ -130,6 +130,21 @@ def test_index_internals_exist_but_are_neither_granted_nor_listed(settings, agen
     assert granted == set(P.SEED_TABLES), granted ^ set(P.SEED_TABLES)
 
 
+def test_supplychain_holds_only_what_its_seed_needs(settings, bootstrapped):
+    owner = connect_as(settings, SCHEMA, settings.supplychain_password)
+    try:
+        with owner.cursor() as cur:
+            cur.execute("SELECT privilege FROM session_privs")
+            privileges = {row[0] for row in cur}
+            cur.execute("SELECT role FROM session_roles")
+            roles = {row[0] for row in cur}
+    finally:
+        owner.close()
+    assert {"CREATE SESSION", "CREATE TABLE", "CREATE SEQUENCE"} <= privileges
+    assert not [p for p in privileges if " ANY " in f" {p} "], sorted(privileges)
+    assert not {"DB_DEVELOPER_ROLE", "CTXAPP"} & roles and "CREATE MINING MODEL" not in privileges
+
+
 def test_seed_is_complete(settings, bootstrapped):
     conn = connect_as(settings, SCHEMA, settings.supplychain_password)
     try:

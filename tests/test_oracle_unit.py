@@ -208,7 +208,7 @@ def settings_for(**env):
 # --------------------------------------------------------------------------- diagnosis
 
 LISTED = {
-    "ORA-29855": ["CTXAPP"],
+    "ORA-29855": ["DRG-", "DROP INDEX"],
     "ORA-51962": ["vector_memory_size", "ALTER SYSTEM"],
     "ORA-01017": ["ORACLE_PASSWORD"],
     "ORA-12541": ["not up", "ORACLE_DSN"],
@@ -302,14 +302,41 @@ def test_violation_detector_can_fail():
 
 
 def test_workshop_schema_gets_the_least_privileges_the_issue_lists():
-    grants = P.role_and_privilege_grants("agent")
-    assert grants == ['GRANT DB_DEVELOPER_ROLE TO "AGENT"', 'GRANT CTXAPP TO "AGENT"',
-                      'GRANT CREATE MINING MODEL TO "AGENT"']
+    # AGENT and learners: DB_DEVELOPER_ROLE only (it holds CTXAPP and CREATE MINING MODEL already)
+    assert P.role_and_privilege_grants("agent") == ['GRANT DB_DEVELOPER_ROLE TO "AGENT"']
+    assert P.role_and_privilege_grants("LEARNER07") == ['GRANT DB_DEVELOPER_ROLE TO "LEARNER07"']
+    # SUPPLYCHAIN: sessions, its tables, the spatial indexes' sequences - nothing else
+    assert P.role_and_privilege_grants("supplychain") == [
+        'GRANT CREATE SESSION TO "SUPPLYCHAIN"', 'GRANT CREATE TABLE TO "SUPPLYCHAIN"',
+        'GRANT CREATE SEQUENCE TO "SUPPLYCHAIN"']
     assert P.catalog_grants(["VESSELS", "PORTS"], "AGENT") == [
         'GRANT SELECT ON "SUPPLYCHAIN"."VESSELS" TO "AGENT"',
         'GRANT SELECT ON "SUPPLYCHAIN"."PORTS" TO "AGENT"']
     assert P.missing_grants("AGENT", ["CTXAPP"], ["CREATE MINING MODEL"]) == [
         'GRANT DB_DEVELOPER_ROLE TO "AGENT"']
+    assert P.missing_grants("SUPPLYCHAIN", [], ["CREATE SESSION"]) == [
+        'GRANT CREATE TABLE TO "SUPPLYCHAIN"', 'GRANT CREATE SEQUENCE TO "SUPPLYCHAIN"']
+
+
+def test_ora_29855_is_explained_by_the_error_under_it():
+    quota = OraError("ORA-29855: error occurred in the execution of ODCIINDEXCREATE routine\n"
+                     "ORA-20000: Oracle Text error:\nDRG-50857: oracle error in drvxtab.create_index_tables\n"
+                     "ORA-01950: no privileges on tablespace 'USERS'\nORA-06512: at \"CTXSYS.DRUE\", line 192")
+    d = diagnose(quota)
+    assert d.code == "ORA-29855" and "ORA-01950" in d.cause and "quota" in d.fix
+    assert "CTXAPP" not in str(d), "any user may create a CONTEXT index: CTXAPP is never the cause"
+    pref = diagnose("ORA-29855: error\nORA-20000: Oracle Text error:\nDRG-10700: preference does not exist: X")
+    assert "DRG-10700" in pref.cause and "preference" in pref.cause and "DROP INDEX" in pref.fix
+    other = diagnose("ORA-29855: error\nORA-20000: Oracle Text error:\nDRG-11111: something odd")
+    assert "DRG-11111: something odd" in other.cause
+    assert "CTXAPP" not in str(diagnose("ORA-29855"))
+
+
+def test_the_dimension_mismatch_is_ora_51803():
+    d = diagnose("ORA-51803: Vector dimension count must match the dimension count specified in the column "
+                 "definition (expected 384 dimensions, specified 768 dimensions).")
+    assert d.code == "ORA-51803" and "workshop model build" in d.fix
+    assert "ORA-51805" not in DIAGNOSES
 
 
 def test_user_ddl_has_tablespace_bounded_quota_and_quoted_password():
@@ -456,9 +483,11 @@ def test_ensure_user_survives_a_concurrent_create():
 def test_role_grants_only_what_is_missing_and_fall_back_without_dba_views():
     db = FakeOracle()
     admin = FakeConnection(db, "SYSTEM")
-    db.roles["AGENT"] = {"CTXAPP"}
-    assert B.ensure_role_grants(admin, "AGENT") == ['GRANT DB_DEVELOPER_ROLE TO "AGENT"',
-                                                    'GRANT CREATE MINING MODEL TO "AGENT"']
+    db.sys_privs["SUPPLYCHAIN"] = {"CREATE SESSION"}
+    assert B.ensure_role_grants(admin, "SUPPLYCHAIN") == ['GRANT CREATE TABLE TO "SUPPLYCHAIN"',
+                                                          'GRANT CREATE SEQUENCE TO "SUPPLYCHAIN"']
+    assert B.ensure_role_grants(admin, "SUPPLYCHAIN") == []
+    assert B.ensure_role_grants(admin, "AGENT") == ['GRANT DB_DEVELOPER_ROLE TO "AGENT"']
     assert B.ensure_role_grants(admin, "AGENT") == []
     db.fail_dba_views = True
     assert B.ensure_role_grants(admin, "AGENT") == P.role_and_privilege_grants("AGENT")
@@ -549,7 +578,8 @@ def test_bootstrap_is_idempotent_and_never_prints_passwords(fake_world):
     first = B.bootstrap(settings, echo=out.append)
     assert first.ok and calls == {"seed": 1, "model_load": 1, "memory": 1}
     assert {"SUPPLYCHAIN", "AGENT"} <= db.users
-    assert db.roles["AGENT"] == set(P.WORKSHOP_ROLES) and db.sys_privs["AGENT"] == {"CREATE MINING MODEL"}
+    assert db.roles["AGENT"] == set(P.WORKSHOP_ROLES) and "AGENT" not in db.sys_privs
+    assert db.sys_privs["SUPPLYCHAIN"] == set(P.OWNER_SYSTEM_PRIVILEGES) and "SUPPLYCHAIN" not in db.roles
     assert {(SCHEMA, t, "AGENT") for t in P.SEED_TABLES} <= db.obj_grants
     assert TEXT_INDEX.upper() in db.indexes
 
@@ -851,7 +881,7 @@ def test_text_index_check_states():
     failed = D.check_text_index_oracle(ScriptedConn({"from user_indexes": [("X", "VALID", "FAILED", "VALID")]}))
     assert not failed.ok and "FORCE" in failed.fix
     missing = D.check_text_index_oracle(ScriptedConn({"from user_indexes": []}))
-    assert not missing.ok and "CTXAPP" in missing.fix
+    assert not missing.ok and "ORA-29855" in missing.fix and "CTXAPP" not in missing.fix
 
 
 def test_vector_pool_check_degrades_without_privileges():

@@ -32,10 +32,13 @@ class Diagnosis:
 _SETUP = "run `workshop setup` (idempotent, safe to re-run)"
 
 DIAGNOSES: dict[str, tuple[str, str]] = {
+    # Any user may create a CONTEXT index (no CTXAPP needed); ORA-29855 only wraps the real cause,
+    # the DRG-/ORA- code below it, which diagnose() reads first (see TEXT_INDEX_CAUSES).
     "ORA-29855": (
-        "Oracle Text could not build the CONTEXT index: the schema lacks the CTXAPP role.",
-        f"as the admin user run `GRANT CTXAPP TO {AGENT_SCHEMA};` (or set ORACLE_ADMIN_PASSWORD and "
-        f"{_SETUP}, which grants it), then re-run setup.",
+        "Oracle Text could not build the CONTEXT index; the DRG- or ORA- error reported under "
+        "ORA-29855 is the real cause (e.g. no quota, ORA-01950, or a missing preference, DRG-10700).",
+        "fix that cause, then as the index owner run `DROP INDEX eda_onnx_memory_ctx FORCE;` and "
+        f"{_SETUP} (it recreates the index).",
     ),
     "ORA-51962": (
         "The vector memory pool is too small (or 0) for the HNSW vector index.",
@@ -67,7 +70,8 @@ DIAGNOSES: dict[str, tuple[str, str]] = {
     "ORA-01031": (
         "The user lacks a privilege the workshop needs.",
         f"{_SETUP} with ORACLE_ADMIN_USER/ORACLE_ADMIN_PASSWORD set, or ask your DBA to grant "
-        "DB_DEVELOPER_ROLE, CTXAPP and CREATE MINING MODEL (see docs/oracle.md).",
+        f"DB_DEVELOPER_ROLE to {AGENT_SCHEMA} (and each learner), and CREATE SESSION, CREATE TABLE and "
+        f"CREATE SEQUENCE to {SCHEMA} (see docs/oracle.md).",
     ),
     "ORA-00942": (
         "A table or view the workshop expects does not exist (or is not granted to this user).",
@@ -128,8 +132,9 @@ DIAGNOSES: dict[str, tuple[str, str]] = {
         "half-finished setup.",
         f"{_SETUP}.",
     ),
-    "ORA-51805": (
-        "The vector dimension does not match what the table expects.",
+    "ORA-51803": (
+        "The vector's dimension count does not match the VECTOR column's (the embedding model "
+        "and the memory table disagree).",
         "rebuild and reload the model (`workshop model build`, then re-run setup).",
     ),
     "DPY-6005": (
@@ -155,6 +160,22 @@ DIAGNOSES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# Oracle Text errors ORA-29855 wraps, with their own cause and fix. Codes that are in DIAGNOSES
+# (ORA-01950 quota, ORA-01031 privilege, ...) are explained from there.
+TEXT_INDEX_CAUSES: dict[str, tuple[str, str]] = {
+    "DRG-10700": (
+        "a lexer, stoplist or other preference named in the index PARAMETERS does not exist",
+        "the workshop's index names no preference (Oracle Text's defaults): drop the half-built index "
+        "(`DROP INDEX eda_onnx_memory_ctx FORCE;`) and re-run `workshop setup`.",
+    ),
+    "DRG-10502": (
+        "the index the statement names does not exist",
+        "re-run `workshop setup`: it creates the index.",
+    ),
+}
+# Codes that only say "an error happened below": skipped when looking for the cause.
+_WRAPPERS = frozenset({"ORA-29855", "ORA-20000", "ORA-06512", "ORA-06510", "DRG-50857", "DRG-50610"})
+
 _NOT_READY = (
     "The database is restarting, still opening, or refused the connection for now.",
     "wait a minute and retry (`python -m workshop_lib.oracle wait` and `workshop doctor` retry "
@@ -171,12 +192,8 @@ TRANSIENT_CODES = frozenset(
 )
 
 
-def error_codes(error: BaseException | str | int) -> list[str]:
-    """Every ``ORA-``/``DPY-``/``DRG-`` code found in ``error``, most specific first.
-
-    python-oracledb thin errors often carry both a DPY code and the ORA code the
-    server sent; the ORA code is the more specific one, so it comes first.
-    """
+def _codes_in_order(error: BaseException | str | int) -> list[str]:
+    """Every ``ORA-``/``DPY-``/``DRG-`` code in ``error``, in the order they appear (outermost first)."""
     if isinstance(error, int):
         return [f"ORA-{abs(error):05d}"]
     texts: list[str] = []
@@ -198,6 +215,16 @@ def error_codes(error: BaseException | str | int) -> list[str]:
             code = f"{prefix}-{digits}"
             if code not in found:
                 found.append(code)
+    return found
+
+
+def error_codes(error: BaseException | str | int) -> list[str]:
+    """Every ``ORA-``/``DPY-``/``DRG-`` code found in ``error``, most specific first.
+
+    python-oracledb thin errors often carry both a DPY code and the ORA code the
+    server sent; the ORA code is the more specific one, so it comes first.
+    """
+    found = _codes_in_order(error)
     found.sort(key=lambda c: 0 if c.startswith("ORA") and c in DIAGNOSES else
                1 if c in DIAGNOSES else 2)
     return found
@@ -211,6 +238,8 @@ def diagnose(error: BaseException | str | int) -> Diagnosis:
     print a bare traceback to a learner.
     """
     codes = error_codes(error)
+    if "ORA-29855" in codes:
+        return _text_index_diagnosis(error)
     for code in codes:
         if code in DIAGNOSES:
             cause, fix = DIAGNOSES[code]
@@ -222,6 +251,26 @@ def diagnose(error: BaseException | str | int) -> Diagnosis:
         "run `workshop doctor` for a full check of the environment and see "
         "docs/oracle.md#troubleshooting.",
     )
+
+
+def _text_index_diagnosis(error: BaseException | str | int) -> Diagnosis:
+    """ORA-29855 explained by the first DRG-/ORA- code under it that says what went wrong."""
+    inner = [c for c in _codes_in_order(error) if c not in _WRAPPERS]
+    for code in inner:
+        if code in TEXT_INDEX_CAUSES:
+            cause, fix = TEXT_INDEX_CAUSES[code]
+            return Diagnosis("ORA-29855", f"Oracle Text could not build the CONTEXT index: {cause} ({code}).", fix)
+        if code in DIAGNOSES:
+            cause, fix = DIAGNOSES[code]
+            return Diagnosis("ORA-29855", f"Oracle Text could not build the CONTEXT index because of {code}: "
+                                          f"{cause}", f"{fix} Then drop the half-built index "
+                                                      "(`DROP INDEX eda_onnx_memory_ctx FORCE;`) if setup "
+                                                      "does not.")
+    cause, fix = DIAGNOSES["ORA-29855"]
+    if inner:
+        line = next((ln.strip() for ln in str(error).splitlines() if inner[0] in ln), inner[0])
+        cause = f"Oracle Text could not build the CONTEXT index: {line}"
+    return Diagnosis("ORA-29855", cause, fix)
 
 
 def is_transient(error: BaseException | str | int) -> bool:

@@ -36,6 +36,8 @@ from ._sql import rows as _rows, scalar as _scalar
 from .bootstrap import TEXT_INDEX_STATE_SQL
 from .diagnosis import diagnose
 
+# What AGENT / a learner must hold in its session; DB_DEVELOPER_ROLE brings all of them (CTXAPP is
+# a role inside it, so SESSION_ROLES lists it too).
 REQUIRED_SESSION_PRIVILEGES = ("CREATE SESSION", "CREATE TABLE", "CREATE MINING MODEL")
 REQUIRED_SESSION_ROLES = ("CTXAPP",)
 
@@ -245,8 +247,8 @@ def check_text_index_oracle(conn: Any) -> Check:
     rows = _rows(conn, TEXT_INDEX_STATE_SQL, {"t": MEMORY_TABLE.upper()})
     if not rows:
         return Check("text index", False, f"no CONTEXT index on {MEMORY_TABLE}(content)",
-                     "run `workshop setup` (it creates the index; if it fails with ORA-29855, "
-                     "grant CTXAPP).")
+                     "run `workshop setup` (it creates the index; if that fails with ORA-29855, the "
+                     "error under it - a DRG- or ORA- code - names the cause).")
     name, status, dom_status, dom_opstatus = rows[0]
     bad = [s for s in (status, dom_status, dom_opstatus) if s and str(s).upper() != "VALID"]
     if bad:

@@ -17,12 +17,16 @@ from collections.abc import Iterable, Sequence
 from ..config import AGENT_SCHEMA, SCHEMA, SEED_TABLES as _SEED_TABLES
 from ..errors import ConfigError
 
-# Roles every workshop schema gets. DB_DEVELOPER_ROLE (23ai+) bundles CREATE
-# SESSION/TABLE/VIEW/SEQUENCE/PROCEDURE/TYPE/JOB/PROPERTY GRAPH and friends;
-# CTXAPP lets the schema build and sync Oracle Text indexes.
-WORKSHOP_ROLES: tuple[str, ...] = ("DB_DEVELOPER_ROLE", "CTXAPP")
-# Loading the ONNX embedding model into the schema (DBMS_VECTOR.LOAD_ONNX_MODEL).
-WORKSHOP_SYSTEM_PRIVILEGES: tuple[str, ...] = ("CREATE MINING MODEL",)
+# What each kind of workshop user is granted - exactly what it needs, no ANY privilege:
+# * AGENT and every learner: DB_DEVELOPER_ROLE (23ai+), which already holds CREATE SESSION/TABLE/
+#   VIEW/SEQUENCE/PROCEDURE/TYPE/JOB/PROPERTY GRAPH, CREATE MINING MODEL (LOAD_ONNX_MODEL) and the
+#   CTXAPP role (Oracle Text); OAMP, the model and the text index need nothing else;
+# * SUPPLYCHAIN, the catalog owner: only what its seed uses - sessions, tables, and sequences (a
+#   spatial index keeps an MDRS_…$ sequence next to its MDRT_…$ table) - plus its quota.
+WORKSHOP_ROLES: tuple[str, ...] = ("DB_DEVELOPER_ROLE",)
+WORKSHOP_SYSTEM_PRIVILEGES: tuple[str, ...] = ()
+OWNER_ROLES: tuple[str, ...] = ()
+OWNER_SYSTEM_PRIVILEGES: tuple[str, ...] = ("CREATE SESSION", "CREATE TABLE", "CREATE SEQUENCE")
 # What AGENT and learners may do with the SUPPLYCHAIN catalog: read it, nothing else.
 CATALOG_OBJECT_PRIVILEGES: tuple[str, ...] = ("SELECT",)
 # A bounded quota: enough for the seed, the model (~90 MB) and tens of thousands of memories.
@@ -190,21 +194,28 @@ def password_sql(user: str, password: str, target: str = "oracle") -> str:
     return f'ALTER USER {quote_identifier(user, "user name")} IDENTIFIED BY "{password}" ACCOUNT UNLOCK'
 
 
+def _grants_for(user: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(roles, system privileges) for ``user``: the catalog owner's, or an agent's / learner's."""
+    if validate_identifier(user, "user name") == SCHEMA:
+        return OWNER_ROLES, OWNER_SYSTEM_PRIVILEGES
+    return WORKSHOP_ROLES, WORKSHOP_SYSTEM_PRIVILEGES
+
+
 def role_and_privilege_grants(user: str) -> list[str]:
-    """The GRANT statements for one workshop schema (roles, then system privileges)."""
+    """The GRANT statements for one workshop user (roles, then system privileges)."""
     grantee = quote_identifier(user, "user name")
-    grants = [f"GRANT {role} TO {grantee}" for role in WORKSHOP_ROLES]
-    grants += [f"GRANT {priv} TO {grantee}" for priv in WORKSHOP_SYSTEM_PRIVILEGES]
-    return grants
+    roles, privileges = _grants_for(user)
+    return [f"GRANT {role} TO {grantee}" for role in roles] + [f"GRANT {p} TO {grantee}" for p in privileges]
 
 
 def missing_grants(user: str, granted_roles: Iterable[str], granted_privileges: Iterable[str]) -> list[str]:
     """The subset of :func:`role_and_privilege_grants` not yet held (from DBA_ROLE/SYS_PRIVS)."""
-    roles = {r.upper() for r in granted_roles}
-    privs = {p.upper() for p in granted_privileges}
+    held_roles = {r.upper() for r in granted_roles}
+    held_privs = {p.upper() for p in granted_privileges}
     grantee = quote_identifier(user, "user name")
-    todo = [f"GRANT {role} TO {grantee}" for role in WORKSHOP_ROLES if role not in roles]
-    todo += [f"GRANT {p} TO {grantee}" for p in WORKSHOP_SYSTEM_PRIVILEGES if p not in privs]
+    roles, privileges = _grants_for(user)
+    todo = [f"GRANT {role} TO {grantee}" for role in roles if role not in held_roles]
+    todo += [f"GRANT {p} TO {grantee}" for p in privileges if p not in held_privs]
     return todo
 
 
