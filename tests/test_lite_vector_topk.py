@@ -97,3 +97,29 @@ def test_null_vectors_still_appear_when_every_row_is_needed(conn) -> None:
            "ORDER BY VECTOR_DISTANCE(c.emb, TO_VECTOR(:q), COSINE), c.chunk_id FETCH FIRST 50 ROWS ONLY")
     rows = [r[0] for r in _run(conn, sql, q=QUERY)]
     assert rows[-1] == 3001  # NULL distance sorts last, as in Oracle
+
+
+CTE_FORM = """WITH q AS (SELECT TO_VECTOR(:q) AS v FROM dual)
+SELECT c.doc_id, ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.emb, q.v, COSINE)), c.doc_id) AS r
+FROM chunks c CROSS JOIN q JOIN docs d ON d.doc_id = c.doc_id
+WHERE d.owner = :owner AND d.kind = :kind
+GROUP BY c.doc_id
+ORDER BY r
+FETCH FIRST :n ROWS ONLY"""
+
+
+@pytest.mark.parametrize("owner, kind, n", [("u", "keep", 5), ("v", "drop", 30), ("u", "keep", 5000)])
+def test_a_one_row_constant_cte_vector_is_a_pruned_slot_like_the_inline_form(conn, owner: str, kind: str,
+                                                                               n: int) -> None:
+    """WITH q AS (SELECT <constant> AS v FROM dual) ... VECTOR_DISTANCE(c.emb, q.v) is the inline statement."""
+    got = _run(conn, CTE_FORM, q=QUERY, owner=owner, kind=kind, n=n)
+    assert got == _run(conn, GROUPED.format(extra=""), q=QUERY, owner=owner, kind=kind, n=n)
+    assert conn.caches.plans[CTE_FORM].vector_slots[0].prune_sql is not None
+
+
+def test_a_cte_that_reads_a_table_is_not_a_constant(conn) -> None:
+    sql = ("WITH q AS (SELECT emb AS v FROM chunks WHERE chunk_id = 7) "
+           "SELECT c.chunk_id FROM chunks c CROSS JOIN q ORDER BY VECTOR_DISTANCE(c.emb, q.v, COSINE), c.chunk_id "
+           "FETCH FIRST 3 ROWS ONLY")
+    rows = _run(conn, sql)
+    assert rows[0] == (7,) and not conn.caches.plans[sql].vector_slots

@@ -105,7 +105,11 @@ def prunable_block(vd: exp.Expression, alias: str) -> exp.Select | None:
         return None
     if count is None or select.args.get("offset") or select.args.get("distinct") or select.args.get("having"):
         return None
-    if any(isinstance(node, (exp.Subquery, exp.Select)) and node is not select for node in select.walk()):
+    # the block's own WITH clause only defines sources (e.g. a constant CTE q): not per-row subqueries
+    with_ = select.args.get("with_")
+    skipped = {id(n) for n in with_.walk()} if with_ is not None else set()
+    if any(isinstance(node, (exp.Subquery, exp.Select)) and node is not select and id(node) not in skipped
+           for node in select.walk()):
         return None
     order = select.args.get("order")
     if order is None or not order.expressions or order.expressions[0].args.get("desc"):
@@ -214,3 +218,53 @@ def score_ordered_block(member: exp.In, label: int | None) -> exp.Select | None:
     if len(windows) > 1 or (windows and windows[0] is not key):
         return None
     return select
+
+
+def constant_cte_value(node: exp.Expression) -> exp.Expression | None:
+    """The expression behind ``q.v`` when ``q`` is a one-row constant CTE, else None.
+
+    ``WITH q AS (SELECT VECTOR_EMBEDDING(m USING :q AS DATA) AS v FROM dual)``
+    joined into a block makes ``VECTOR_DISTANCE(c.embedding, q.v, COSINE)`` a
+    distance to one constant vector, exactly as if the expression were written
+    inline — so it can be a numpy slot (and a pruned top-k) instead of a
+    per-row call. Only a CTE that selects expressions from DUAL with nothing
+    else (no WHERE, GROUP BY, ORDER BY, FETCH, DISTINCT, subqueries) counts;
+    the translator still refuses an expression that reads a column.
+    """
+    if not isinstance(node, exp.Column) or not node.table:
+        return None
+    qualifier, wanted = node.table.upper(), node.name.upper()
+    select = node.find_ancestor(exp.Select)
+    if select is None:
+        return None
+    sources = [select.args["from_"].this] if select.args.get("from_") else []
+    sources += [join.this for join in select.args.get("joins") or []]
+    named = [s for s in sources if isinstance(s, exp.Table) and s.alias_or_name.upper() == qualifier]
+    if len(named) != 1 or named[0].args.get("db"):
+        return None
+    cte_name = named[0].name.upper()
+    scope: exp.Expression | None = select
+    while scope is not None:
+        with_ = scope.args.get("with_")
+        for cte in (with_.expressions if with_ is not None else []):
+            if cte.alias_or_name.upper() == cte_name:
+                return _constant_projection(cte.this, wanted)
+        scope = scope.parent
+    return None
+
+
+def _constant_projection(body: exp.Expression, wanted: str) -> exp.Expression | None:
+    if not isinstance(body, exp.Select) or body.args.get("joins") or body.args.get("with_"):
+        return None
+    if any(body.args.get(k) for k in ("where", "group", "having", "order", "limit", "offset", "distinct")):
+        return None
+    source = body.args["from_"].this if body.args.get("from_") else None
+    if not (isinstance(source, exp.Table) and source.name.upper() == "DUAL"
+            and (not source.args.get("db") or source.args["db"].name.upper() == "SYS")):
+        return None
+    for proj in body.expressions:
+        if proj.alias_or_name.upper() == wanted:
+            expr = proj.this if isinstance(proj, exp.Alias) else proj
+            # the caller still checks the expression reads no column (a model name is not one)
+            return None if any(isinstance(n, exp.Select) for n in expr.walk()) else expr
+    return None
