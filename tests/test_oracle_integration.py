@@ -322,3 +322,26 @@ def test_agent_run_is_stored_as_an_oamp_thread(settings, bootstrapped):
         ws.memory_client.delete_thread(thread_id)
     finally:
         ws.close()
+
+
+def test_an_instructor_supplied_reranker_loads_and_reorders(settings, bootstrapped):
+    """Set WORKSHOP_RERANKER_FILE to an OML4Py reranking pipeline (.onnx) to run this; none ships."""
+    import os
+
+    from workshop_lib.oracle.reranker import load_reranker_file
+    from workshop_lib.retrieval import rerank, reranker_available
+
+    path = os.environ.get("WORKSHOP_RERANKER_FILE")
+    if not path:
+        pytest.skip("no reranker file: set WORKSHOP_RERANKER_FILE (docs/model.md, 'A reranker')")
+    result = load_reranker_file(settings, path, echo=print)
+    assert result.relevant_score > result.irrelevant_score
+    conn = connect_as(settings, settings.oracle_user, settings.oracle_password)
+    try:
+        assert reranker_available(conn)
+        candidates = [{"content": "The cafeteria serves soup on Fridays."},
+                      {"content": "Vessel capacity is measured in TEU, twenty-foot equivalent units."}]
+        out = rerank("What unit is vessel capacity measured in?", candidates, top_k=2, conn=conn)
+    finally:
+        conn.close()
+    assert "TEU" in out[0]["content"] and out[0]["rerank_score"] > out[1]["rerank_score"]

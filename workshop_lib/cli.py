@@ -31,6 +31,13 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
 def _cmd_model(args: argparse.Namespace) -> int:
     settings = load_settings(backend=args.backend)
+    if args.reranker:
+        if args.action != "load":
+            raise SystemExit("--reranker goes with `workshop model load` (it loads FILE into Oracle).")
+        from .oracle.reranker import load_reranker_file
+
+        load_reranker_file(settings, args.reranker, force=args.force, echo=print)
+        return 0
     from .embedding import ensure_model
 
     built = ensure_model(settings, force=args.force) if args.force else ensure_model(settings)
@@ -112,6 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "into the database as the workshop's embedding model")
     p.add_argument("--backend", choices=["lite", "oracle"], default=None, help=_BACKEND_HELP)
     p.add_argument("--force", action="store_true", help="rebuild / reload even when current")
+    p.add_argument("--reranker", metavar="FILE", default=None,
+                   help="load FILE, an ONNX reranking pipeline (OML4Py, function=regression), into Oracle as "
+                        "the cross-encoder rerank() uses; see docs/model.md")
     p.set_defaults(func=_cmd_model)
 
     p = sub.add_parser("seed", help="(re)create the SUPPLYCHAIN schema")
