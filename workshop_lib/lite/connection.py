@@ -396,7 +396,10 @@ class LiteConnection:
                 self._ctx_members[slot.slot] = json.dumps(rowids.tolist())
                 return
             threshold = np.partition(values, total - size)[total - size]   # the size-th highest score
-            self._ctx_members[slot.slot] = json.dumps(rowids[values >= threshold].tolist())  # ties stay in
+            chosen = rowids[values >= threshold]   # ties stay in
+            self._ctx_members[slot.slot] = json.dumps(chosen.tolist())
+            if len(chosen) == total:
+                return   # ties reach down to the lowest score: every hit, nothing to count
             found = self._con.execute(f"SELECT COUNT(*) FROM ({slot.prune_sql})", binds).fetchone()[0]
             if found >= wanted:
                 return
