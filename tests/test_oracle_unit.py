@@ -134,6 +134,8 @@ class FakeOracle:
             if self.vector_memory_size is None:
                 raise OraError("ORA-00942: table or view does not exist")
             return [(str(self.vector_memory_size),)]
+        if "FROM DBA_TAB_PRIVS" in u:
+            return [(len({g for o, _, g in self.obj_grants if o == p["owner"]}),)]
         if "DATABASE_PROPERTIES" in u:
             return [("USERS",)]
         if "FROM USER_TABLESPACES" in u:
@@ -927,6 +929,17 @@ def test_bootstrap_fails_early_without_a_vector_pool(fake_world):
     db.vector_memory_size = None                                   # not readable: go on, say so
     report = B.bootstrap(settings_for(), echo=lambda m: None)
     assert report.ok and {s.name: s.status for s in report.steps}["vector pool"] == "skipped"
+
+
+def test_setup_sizes_the_pool_for_the_learners_already_provisioned(fake_world):
+    db, _ = fake_world
+    db.obj_grants |= {(SCHEMA, "VESSELS", f"LEARNER{i:02d}") for i in range(1, 31)} | {(SCHEMA, "VESSELS", "AGENT")}
+    with pytest.raises(B.OracleSetupError) as info:       # 256 MB holds 6 schemas, not 31
+        B.bootstrap(settings_for(), echo=lambda m: None)
+    assert info.value.step == "vector pool" and "31 schema(s)" in info.value.diagnosis.cause
+    assert f"vector_memory_size = {VP.recommended_mb(31)}M" in info.value.diagnosis.fix
+    assert VP.SCHEMAS_SQL == ("SELECT COUNT(DISTINCT grantee) FROM dba_tab_privs "
+                              "WHERE owner = :owner AND privilege = 'SELECT'")
 
 
 def test_provisioning_a_class_checks_the_pool_for_every_learner(monkeypatch):

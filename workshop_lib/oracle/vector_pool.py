@@ -55,6 +55,23 @@ def pool_request(schemas: int = 1, memories: int = DEFAULT_MEMORIES) -> str:
             "`docker compose -f .devcontainer/docker-compose.yml restart db` - its startup hook sizes the pool.")
 
 
+# AGENT and every learner hold SELECT on SUPPLYCHAIN's tables: one HNSW index each (DBA view: admin only).
+SCHEMAS_SQL = ("SELECT COUNT(DISTINCT grantee) FROM dba_tab_privs "
+               "WHERE owner = :owner AND privilege = 'SELECT'")
+
+
+def workshop_schemas(conn: Any) -> int:
+    """How many workshop schemas (AGENT + learners) the pool must hold; 1 when the admin view is not readable."""
+    from ..config import SCHEMA
+
+    try:
+        return max(1, int(_scalar(conn, SCHEMAS_SQL, {"owner": SCHEMA}) or 0))
+    except Exception as exc:  # noqa: BLE001 - only an admin reads DBA_TAB_PRIVS
+        if any(code in error_codes(exc) for code in ("ORA-00942", "ORA-01031")):
+            return 1
+        raise
+
+
 def read_vector_memory_size(conn: Any) -> int | None:
     """``VECTOR_MEMORY_SIZE`` in bytes, or None when this user may not read V$PARAMETER."""
     try:
