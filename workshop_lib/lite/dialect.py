@@ -47,6 +47,10 @@ class IndexOptions(exp.Expression):
     arg_types = {"online": False, "parallel": False, "unsupported": False}
 
 
+class NegativeDotDistance(exp.Expression, exp.Binary):
+    """``a <#> b``: Oracle 23ai's shorthand for ``VECTOR_DISTANCE(a, b, DOT)`` (the negated dot product)."""
+
+
 _INDEX_ORGANIZATIONS = (("INMEMORY", "NEIGHBOR", "GRAPH"), ("NEIGHBOR", "PARTITIONS"))
 _VECTOR_METRICS = ("COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "DOT", "MANHATTAN", "HAMMING", "JACCARD")
 
@@ -68,6 +72,12 @@ class WorkshopOracleParser(OracleParser):
     FUNCTION_PARSERS = {
         **OracleParser.FUNCTION_PARSERS,
         "VECTOR_EMBEDDING": _parse_vector_embedding,
+    }
+
+    # Oracle 23ai's vector distance operators: <=> cosine (tokenized as NULLSAFE_EQ), <-> Euclidean, <#> dot
+    FACTOR = {
+        **OracleParser.FACTOR,
+        TokenType.LLRR_ARROW: NegativeDotDistance,   # the tokenizer maps <#> here (Oracle has no <<->>)
     }
 
     PLACEHOLDER_PARSERS = {
@@ -168,6 +178,18 @@ class WorkshopOracleParser(OracleParser):
         return self.expression(VectorIndexClause(organization=organization, distance=distance, accuracy=accuracy,
                                                  parameters=parameters, parallel=parallel))
 
+    def _skip_wrapped(self) -> None:
+        """Step over a parenthesised list of any tokens (kept as text by the caller)."""
+        if not self._match(TokenType.L_PAREN):
+            self.raise_error("Expected (")
+        depth = 1
+        while self._index < self._tokens_size and depth:
+            if self._curr.token_type == TokenType.L_PAREN:
+                depth += 1
+            elif self._curr.token_type == TokenType.R_PAREN:
+                depth -= 1
+            self._advance()
+
     def _parse_vector_expressions(self, expressions: list[exp.Expr]) -> list[exp.Expr]:
         # Oracle writes VECTOR(384, FLOAT32) / VECTOR(*, FLOAT64): dimensions first.
         return expressions
@@ -183,8 +205,18 @@ class WorkshopOracleParser(OracleParser):
             direction = self._prev.text.upper() if self._match_set((TokenType.FIRST, TokenType.NEXT)) else "FIRST"
             count = (None if self._match_texts(("ROW", "ROWS"), advance=False)
                      else self._parse_field(tokens=self.FETCH_TOKENS))
-            return self.expression(exp.Fetch(direction=f"{mode} {direction}", count=count,
-                                             limit_options=self._parse_limit_options()))
+            fetch = self.expression(exp.Fetch(direction=f"{mode} {direction}", count=count,
+                                              limit_options=self._parse_limit_options()))
+            if self._match_text_seq("WITH", "TARGET", "ACCURACY"):
+                # WITH TARGET ACCURACY n | PARAMETERS (EFSEARCH n | NEIGHBOR PARTITION PROBES n): kept as text
+                # for rendering; an exact search (lite's) meets any accuracy
+                start = self._curr
+                if self._match_text_seq("PARAMETERS"):
+                    self._skip_wrapped()
+                elif self._parse_number() is None:
+                    self.raise_error("Expected a number or PARAMETERS after WITH TARGET ACCURACY")
+                fetch.meta["target_accuracy"] = self._find_sql(start, self._prev)
+            return fetch
         return super()._parse_limit(this, top, skip_limit_token)
 
 
@@ -214,6 +246,9 @@ class WorkshopOracleGenerator(OracleGenerator):
             + (f" PARAMETERS ({self.sql(e, 'parameters')})" if e.args.get("parameters") else "")
         ),
         VectorIndexClause: _vector_index_sql,
+        exp.NullSafeEQ: lambda self, e: self.binary(e, "<=>"),
+        exp.Distance: lambda self, e: self.binary(e, "<->"),
+        NegativeDotDistance: lambda self, e: self.binary(e, "<#>"),
         IndexOptions: lambda self, e: " ".join(
             part for part in ("ONLINE" if e.args.get("online") else "", e.args.get("parallel") or "",
                               e.args.get("unsupported") or "") if part),
@@ -229,6 +264,11 @@ class WorkshopOracleGenerator(OracleGenerator):
             else self.func("TRUNC", e.this, e.args.get("unit"))
         ),
     }
+
+    def fetch_sql(self, expression: exp.Fetch) -> str:
+        sql = super().fetch_sql(expression)
+        accuracy = expression.meta.get("target_accuracy")
+        return f"{sql} WITH TARGET ACCURACY {accuracy}" if accuracy else sql
 
     def index_sql(self, expression: exp.Index) -> str:
         sql = super().index_sql(expression)
@@ -246,8 +286,10 @@ class WorkshopOracleTokenizer(_StockOracle.Tokenizer):
     PRECISION / FLOAT, which in Oracle are NUMBER types, not IEEE floats.
     """
 
-    KEYWORDS = {k: v for k, v in _StockOracle.Tokenizer.KEYWORDS.items()
-                if k not in ("BINARY_DOUBLE", "BINARY_FLOAT")}
+    KEYWORDS = {**{k: v for k, v in _StockOracle.Tokenizer.KEYWORDS.items()
+                   if k not in ("BINARY_DOUBLE", "BINARY_FLOAT")},
+                "<#>": TokenType.LLRR_ARROW}   # the negative-dot distance operator (parsed in FACTOR)
+    KEYWORDS.pop("<<->>", None)
 
 
 class Oracle(_StockOracle):

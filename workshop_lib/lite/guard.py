@@ -16,7 +16,8 @@ from .dialect import Oracle
 from .error_catalogue import (
     ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
     ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
-    ERR_UNSUPPORTED_OUTER_JOIN_MARKER, ERR_UNSUPPORTED_ROWNUM, error,
+    ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_OUTER_JOIN_MARKER, ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
+    ERR_UNSUPPORTED_ROWNUM, error,
 )
 
 _TOKENIZER = Oracle().tokenizer_class  # class; instantiated per call (tokenizers keep state)
@@ -153,7 +154,10 @@ def check(sql: str) -> list[Token]:
         if tok.token_type == TokenType.JOIN_MARKER:
             raise error(ERR_UNSUPPORTED_OUTER_JOIN_MARKER)
         if tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER) or tok.token_type == TokenType.VAR:
-            if text in NON_ORACLE_WORDS and tok.token_type != TokenType.STRING and not _is_quoted(tok):
+            bind_name = prev is not None and prev.token_type == TokenType.COLON   # :limit is a bind
+            identity_limit = text == "LIMIT" and nxt is not None and nxt.text.upper() == "VALUE"  # START WITH LIMIT VALUE
+            if text in NON_ORACLE_WORDS and tok.token_type != TokenType.STRING and not _is_quoted(tok) \
+                    and not bind_name and not identity_limit:
                 construct, oracle_form = NON_ORACLE_WORDS[text]
                 # TEXT / STRING / DATETIME are only wrong as data types; as column names they are fine.
                 if text in ("TEXT", "STRING", "DATETIME", "UUID", "JSONB", "BYTEA") and not _in_type_position(
@@ -168,6 +172,11 @@ def check(sql: str) -> list[Token]:
                 raise error(ERR_NON_ORACLE_FUNCTION, name=text, oracle_form=NON_ORACLE_FUNCTIONS[text])
             if text == "ROWNUM" and not _is_quoted(tok):
                 raise error(ERR_UNSUPPORTED_ROWNUM)
+        if tok.token_type == TokenType.PARTITION_BY and clause.get(depth) == "FROM" and owner.get(depth) != "OVER":
+            raise error(ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN)
+        if tok.token_type == TokenType.DELETE and nxt is not None and nxt.token_type == TokenType.WHERE \
+                and tokens[0].token_type == TokenType.MERGE:
+            raise error(ERR_UNSUPPORTED_MERGE_DELETE)
         if tok.token_type == TokenType.L_PAREN:
             depth += 1
             clause[depth] = ""

@@ -21,10 +21,12 @@ from typing import Callable, Sequence
 
 from sqlglot import exp
 
-from .dialect import Oracle, VectorEmbedding
+from .dialect import NegativeDotDistance, Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
-    ERR_UNSUPPORTED_DATE_OF_EXPRESSION, ERR_UNSUPPORTED_DISTANCE_FUNCTION, ERR_UNSUPPORTED_EXTRACT,
+    ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
+    ERR_UNSUPPORTED_DISTANCE_FUNCTION, ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
+    ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
@@ -546,6 +548,65 @@ PASSES: tuple[Pass, ...] = (
 )
 
 rewrite_node: Pass = preprocess(PASSES)
+
+
+# --------------------------------------------------------------------------- refusals and parse-time passes
+
+@unsupported_args(exp.Select, ("connect", ERR_UNSUPPORTED_CONNECT_BY, {}))
+@unsupported_args(exp.With, ("search", ERR_UNSUPPORTED_CTE_SEARCH, {}))
+def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
+    """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
+    statement: CONNECT BY, a recursive WITH's SEARCH clause, GROUPING SETS/ROLLUP/CUBE, aggregate
+    KEEP (DENSE_RANK ...), hypothetical and inverse-distribution aggregates (``RANK(x) WITHIN GROUP``,
+    ``PERCENTILE_CONT``), JSON_TABLE and sequences (``seq.NEXTVAL``)."""
+    if isinstance(node, (exp.GroupingSets, exp.Rollup, exp.Cube)):
+        construct = {exp.GroupingSets: "GROUPING SETS", exp.Rollup: "ROLLUP", exp.Cube: "CUBE"}[type(node)]
+        raise error(ERR_UNSUPPORTED_GROUPING, construct=construct)
+    if isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "KEEP":
+        raise error(ERR_UNSUPPORTED_KEEP)
+    if isinstance(node, exp.WithinGroup):
+        function = node.this.sql_name() if isinstance(node.this, exp.Func) else node.this.sql(dialect=Oracle)
+        raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
+    if isinstance(node, exp.JSONTable):
+        raise error(ERR_UNSUPPORTED_JSON_TABLE)
+    if isinstance(node, exp.Column) and node.args.get("table") is not None and isinstance(node.this, exp.Identifier) \
+            and name_of(node.this) in ("NEXTVAL", "CURRVAL"):
+        raise error(ERR_UNSUPPORTED_SEQUENCE, sequence=name_of(node.args["table"]), pseudo=name_of(node.this))
+    return node
+
+
+_DISTANCE_OPERATORS = {exp.NullSafeEQ: "COSINE", exp.Distance: "EUCLIDEAN", NegativeDotDistance: "DOT"}
+
+
+def distance_operators(node: exp.Expression) -> exp.Expression:
+    """Oracle 23ai's ``a <=> b`` (cosine), ``a <-> b`` (Euclidean) and ``a <#> b`` (negative dot product)
+    become ``VECTOR_DISTANCE(a, b, metric)``, which the translator then answers like any distance."""
+    metric = _DISTANCE_OPERATORS.get(type(node))
+    if metric is None:
+        return node
+    return _anon("VECTOR_DISTANCE", node.this, node.expression, exp.column(metric))
+
+
+def insert_from_parenthesised_query(node: exp.Expression) -> exp.Expression:
+    """``INSERT INTO t (cols) (SELECT ...)``: Oracle allows the query in parentheses, SQLite does not."""
+    if isinstance(node, exp.Insert) and isinstance(node.expression, exp.Subquery) \
+            and not node.expression.args.get("alias"):
+        node.set("expression", node.expression.this)
+    return node
+
+
+#: Checks run on every node of a freshly parsed statement (they raise or return the node).
+REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
+#: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
+PARSE_PASSES: tuple[Pass, ...] = (distance_operators, insert_from_parenthesised_query)
+
+
+def prepare(tree: exp.Expression) -> exp.Expression:
+    """Refuse what lite does not implement and normalise Oracle shorthands, right after parsing."""
+    for node in tree.walk():
+        for refuse in REFUSALS:
+            refuse(node)
+    return tree.transform(preprocess(PARSE_PASSES), copy=False)
 
 
 # --------------------------------------------------------------------------- statement passes

@@ -40,7 +40,7 @@ from .scope import (
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _ancestors, _bottom_up, _has_column, _interval_parts,
-    date_literal, merge_to_update_insert, rewrite_node,
+    date_literal, merge_to_update_insert, prepare, rewrite_node,
 )
 
 METRICS = {"COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "L2", "L2_SQUARED", "DOT", "MANHATTAN", "L1"}
@@ -83,14 +83,15 @@ def parse(sql: str) -> exp.Expression:
     try:
         statements = sqlglot.parse(sql, dialect=Oracle)
     except ParseError as exc:
+        # Oracle's words, the place and the token; sqlglot's own description ("Expecting )") is not shown
         first = exc.errors[0] if exc.errors else {}
         where = f" at line {first.get('line')}, column {first.get('col')}" if first else ""
-        desc = first.get("description", str(exc)) if first else str(exc)
-        raise error(ERR_PARSE, where=where, description=desc) from None
+        token = (first.get("highlight") or "").strip() if first else ""
+        raise error(ERR_PARSE, where=where, near=f" (near {token!r})" if token else "") from None
     statements = [s for s in statements if s is not None]
     if len(statements) != 1:
         raise error(ERR_MORE_THAN_ONE_STATEMENT)
-    return statements[0]
+    return prepare(statements[0])
 
 
 
