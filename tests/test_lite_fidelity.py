@@ -261,6 +261,8 @@ CORPUS: list[Item] = [
          Refused("ORA-03001", "RETURNING"), binds={"id": 100}),
     Item(SQL_REF, "SELECT NTH_VALUE(last_name, 2) FROM LAST OVER (ORDER BY salary) FROM employees",
          Refused("ORA-03001", "FROM LAST")),
+    Item(SQL_REF, "SELECT PREDICTION(reranker USING 'q' AS query, last_name AS passage) FROM employees",
+         Refused("ORA-03001", "PREDICTION")),
     # ... and what it accepts
     Item(SQL_REF, "INSERT INTO departments (department_id, department_name) "
                   "(SELECT 300, 'Gaming' FROM dual)", Rows([])),   # the query in parentheses; no rows to fetch

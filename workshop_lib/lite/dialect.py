@@ -24,6 +24,13 @@ class VectorEmbedding(exp.Expression, exp.Func):
     _sql_names = ["VECTOR_EMBEDDING"]
 
 
+class Prediction(exp.Expression, exp.Func):
+    """``PREDICTION(model USING expr [AS name], ...)``: scoring with an in-database (e.g. ONNX) model."""
+
+    arg_types = {"this": True, "expressions": True}
+    _sql_names = ["PREDICTION"]
+
+
 class IndexTypeClause(exp.Expression):
     """``INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('...')]`` of an Oracle Text (domain) index."""
 
@@ -65,6 +72,15 @@ def _parse_vector_embedding(self: OracleParser) -> exp.Expression:
     return self.expression(VectorEmbedding(this=model, expression=data))
 
 
+def _parse_prediction(self: OracleParser) -> exp.Expression:
+    model = self._parse_column()
+    if not self._match_text_seq("USING"):
+        self.raise_error("Expected USING in PREDICTION(model USING expr AS name, ...)")
+    inputs = [exp.Star()] if self._match(TokenType.STAR) else self._parse_csv(
+        lambda: self._parse_alias(self._parse_bitwise(), explicit=True))
+    return self.expression(Prediction(this=model, expressions=inputs))
+
+
 class WorkshopOracleParser(OracleParser):
     """Oracle parser plus VECTOR_EMBEDDING, VECTOR(dim, format), FETCH APPROX, ``:1`` binds and the
     Oracle Text / spatial / vector index clauses and options of CREATE [VECTOR|BITMAP|SEARCH] INDEX."""
@@ -72,6 +88,7 @@ class WorkshopOracleParser(OracleParser):
     FUNCTION_PARSERS = {
         **OracleParser.FUNCTION_PARSERS,
         "VECTOR_EMBEDDING": _parse_vector_embedding,
+        "PREDICTION": _parse_prediction,
     }
 
     # Oracle 23ai's vector distance operators: <=> cosine (tokenized as NULLSAFE_EQ), <-> Euclidean, <#> dot
@@ -246,6 +263,7 @@ class WorkshopOracleGenerator(OracleGenerator):
             + (f" PARAMETERS ({self.sql(e, 'parameters')})" if e.args.get("parameters") else "")
         ),
         VectorIndexClause: _vector_index_sql,
+        Prediction: lambda self, e: f"PREDICTION({self.sql(e, 'this')} USING {self.expressions(e, flat=True)})",
         exp.NullSafeEQ: lambda self, e: self.binary(e, "<=>"),
         exp.Distance: lambda self, e: self.binary(e, "<->"),
         NegativeDotDistance: lambda self, e: self.binary(e, "<#>"),

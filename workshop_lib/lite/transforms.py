@@ -21,12 +21,12 @@ from typing import Callable, Sequence
 
 from sqlglot import exp
 
-from .dialect import NegativeDotDistance, Oracle, VectorEmbedding
+from .dialect import NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
     ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_DISTANCE_FUNCTION, ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
-    ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
+    ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
@@ -558,7 +558,7 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
     statement: CONNECT BY, a recursive WITH's SEARCH clause, GROUPING SETS/ROLLUP/CUBE, aggregate
     KEEP (DENSE_RANK ...), hypothetical and inverse-distribution aggregates (``RANK(x) WITHIN GROUP``,
-    ``PERCENTILE_CONT``), JSON_TABLE and sequences (``seq.NEXTVAL``)."""
+    ``PERCENTILE_CONT``), JSON_TABLE, PREDICTION and sequences (``seq.NEXTVAL``)."""
     if isinstance(node, (exp.GroupingSets, exp.Rollup, exp.Cube)):
         construct = {exp.GroupingSets: "GROUPING SETS", exp.Rollup: "ROLLUP", exp.Cube: "CUBE"}[type(node)]
         raise error(ERR_UNSUPPORTED_GROUPING, construct=construct)
@@ -569,6 +569,8 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
     if isinstance(node, exp.JSONTable):
         raise error(ERR_UNSUPPORTED_JSON_TABLE)
+    if isinstance(node, Prediction):
+        raise error(ERR_UNSUPPORTED_PREDICTION)
     if isinstance(node, exp.Column) and node.args.get("table") is not None and isinstance(node.this, exp.Identifier) \
             and name_of(node.this) in ("NEXTVAL", "CURRVAL"):
         raise error(ERR_UNSUPPORTED_SEQUENCE, sequence=name_of(node.args["table"]), pseudo=name_of(node.this))
