@@ -123,3 +123,22 @@ def test_a_cte_that_reads_a_table_is_not_a_constant(conn) -> None:
            "FETCH FIRST 3 ROWS ONLY")
     rows = _run(conn, sql)
     assert rows[0] == (7,) and not conn.caches.plans[sql].vector_slots
+
+
+NESTED_FORM = """WITH q AS (SELECT TO_VECTOR(:q) AS v FROM dual),
+best AS (
+  SELECT c.doc_id, ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.emb, q.v, COSINE)), c.doc_id) AS r
+  FROM chunks c CROSS JOIN q JOIN docs d ON d.doc_id = c.doc_id
+  WHERE d.owner = :owner AND d.kind = :kind
+  GROUP BY c.doc_id
+  ORDER BY r
+  FETCH FIRST :n ROWS ONLY)
+SELECT doc_id, r FROM best ORDER BY r"""
+
+
+@pytest.mark.parametrize("owner, kind, n", [("u", "keep", 5), ("v", "drop", 30)])
+def test_the_constant_cte_may_be_defined_above_the_pruned_block(conn, owner: str, kind: str, n: int) -> None:
+    """The hybrid statement's shape: q in the statement's WITH, the pruned block another CTE (widening runs it alone)."""
+    got = _run(conn, NESTED_FORM, q=QUERY, owner=owner, kind=kind, n=n)
+    assert got == _run(conn, GROUPED.format(extra=""), q=QUERY, owner=owner, kind=kind, n=n)
+    assert conn.caches.plans[NESTED_FORM].vector_slots[0].prune_sql is not None

@@ -126,7 +126,59 @@ def prunable_block(vd: exp.Expression, alias: str) -> exp.Select | None:
         return None
     if not _vector_table_is_inner(select, alias):
         return None
+    # The candidate count runs the block on its own (SELECT COUNT(*) FROM (block)), where the
+    # statement's outer WITH is not in scope: drop a CROSS JOIN of a one-row constant CTE nothing
+    # else reads (its vector became the slot), and leave blocks that still read an outer CTE alone.
+    _drop_constant_joins(select)
+    if _outer_ctes_read(select):
+        return None
     return select
+
+
+def _outer_cte(select: exp.Select, name: str) -> exp.CTE | None:
+    """The CTE ``name`` defined by a WITH above ``select`` (not by ``select`` itself)."""
+    scope = select.parent
+    while scope is not None:
+        with_ = scope.args.get("with_")
+        for cte in (with_.expressions if with_ is not None else []):
+            if cte.alias_or_name.upper() == name.upper():
+                return cte
+        scope = scope.parent
+    return None
+
+
+def _drop_constant_joins(select: exp.Select) -> None:
+    for join in list(select.args.get("joins") or []):
+        target = join.this
+        if not isinstance(target, exp.Table) or target.args.get("db") or join.args.get("on") \
+                or join.args.get("using") or join.side or (join.kind or "CROSS").upper() != "CROSS":
+            continue
+        cte = _outer_cte(select, target.name)
+        if cte is None or _one_row_from_dual(cte.this) is False:
+            continue
+        name = target.alias_or_name.upper()
+        if any(isinstance(c, exp.Column) and c.table and c.table.upper() == name for c in select.walk()):
+            continue
+        join.pop()   # joining exactly one row changes nothing
+
+
+def _one_row_from_dual(body: exp.Expression) -> bool:
+    if not isinstance(body, exp.Select) or body.args.get("joins") or body.args.get("with_"):
+        return False
+    if any(body.args.get(k) for k in ("where", "group", "having", "order", "limit", "offset", "distinct")):
+        return False
+    source = body.args["from_"].this if body.args.get("from_") else None
+    return isinstance(source, exp.Table) and source.name.upper() == "DUAL" \
+        and (not source.args.get("db") or source.args["db"].name.upper() == "SYS")
+
+
+def _outer_ctes_read(select: exp.Select) -> bool:
+    inner = set()
+    with_ = select.args.get("with_")
+    for cte in (with_.expressions if with_ is not None else []):
+        inner.add(cte.alias_or_name.upper())
+    return any(isinstance(t, exp.Table) and not t.args.get("db") and t.name.upper() not in inner
+               and _outer_cte(select, t.name) is not None for t in select.find_all(exp.Table))
 
 
 def restriction(slot: int, alias: str) -> exp.Expression:
@@ -254,14 +306,9 @@ def constant_cte_value(node: exp.Expression) -> exp.Expression | None:
 
 
 def _constant_projection(body: exp.Expression, wanted: str) -> exp.Expression | None:
-    if not isinstance(body, exp.Select) or body.args.get("joins") or body.args.get("with_"):
+    if not _one_row_from_dual(body):
         return None
-    if any(body.args.get(k) for k in ("where", "group", "having", "order", "limit", "offset", "distinct")):
-        return None
-    source = body.args["from_"].this if body.args.get("from_") else None
-    if not (isinstance(source, exp.Table) and source.name.upper() == "DUAL"
-            and (not source.args.get("db") or source.args["db"].name.upper() == "SYS")):
-        return None
+    assert isinstance(body, exp.Select)
     for proj in body.expressions:
         if proj.alias_or_name.upper() == wanted:
             expr = proj.this if isinstance(proj, exp.Alias) else proj
