@@ -46,6 +46,7 @@ def _dates(table: str) -> list[dict[str, Any]]:
             for row in DATA[table]["rows"]]
 
 
+D = dt.datetime
 EMP = _dates("employees")
 DEPT = _dates("departments")
 JOBS = _dates("jobs")
@@ -271,6 +272,14 @@ CORPUS: list[Item] = [
     Item(AI_VECTOR, "SELECT last_name, salary FROM employees ORDER BY salary DESC, employee_id "
                     "FETCH APPROX FIRST 3 ROWS ONLY WITH TARGET ACCURACY 90",
          Rows([(e["last_name"], e["salary"]) for e in sorted(EMP, key=lambda e: (-e["salary"], e["employee_id"]))[:3]])),
+    Item(SQL_REF, "SELECT TO_CHAR(TRUNC(SYSDATE), 'HH24:MI:SS') FROM dual", Rows([("00:00:00",)])),
+    Item(HR_SCHEMA, "SELECT TO_CHAR(TRUNC(hire_date, 'MM'), 'YYYY-MM-DD HH24:MI') FROM employees "
+                    "WHERE employee_id = 100",
+         Rows([(f"{e['hire_date']:%Y-%m}-01 00:00",) for e in EMP if e["employee_id"] == 100])),
+    Item(SQL_REF, "SELECT TO_DATE('01-JAN-2018', 'DD-MON-RR'), TO_DATE('01-JAN-18', 'DD-MON-RR') FROM dual",
+         Rows([(D(2018, 1, 1), D(2018, 1, 1))])),   # RR takes a four-digit year as written
+    Item(HR_SCHEMA, "SELECT COUNT(*) FROM employees WHERE hire_date > '01-JAN-2017'",
+         Rows([(sum(1 for e in EMP if e["hire_date"] > D(2017, 1, 1)),)])),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",
@@ -326,7 +335,6 @@ def test_positional_binds_follow_the_text_when_json_and_dates_come_first(hr: Lit
 # (format model, ROUND, TRUNC) of 2024-08-17 13:35:31 (a Saturday), worked out by hand from Oracle's table
 # "ROUND and TRUNC Date Functions" (SQL Language Reference): 1 Jan 2024 is a Monday, 1 Aug 2024 a Thursday,
 # the ISO year 2024 starts on Monday 1 Jan 2024; NLS_TERRITORY AMERICA starts weeks on Sunday.
-D = dt.datetime
 DATE_UNITS = [
     ("CC", D(2001, 1, 1), D(2001, 1, 1)),
     ("SCC", D(2001, 1, 1), D(2001, 1, 1)),

@@ -159,8 +159,8 @@ def format_datetime_model(value: dt.datetime, model: str) -> str:
 _MONTHS = {name.upper(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.upper(): i for i, name in enumerate(calendar.month_abbr) if name})
 _NUMERIC = {
-    "YYYY": r"\d{1,4}", "SYYYY": r"-?\d{1,4}", "RRRR": r"\d{1,4}", "YYY": r"\d{1,3}", "YY": r"\d{1,2}",
-    "RR": r"\d{1,2}", "Y": r"\d", "MM": r"\d{1,2}", "DD": r"\d{1,2}", "DDD": r"\d{1,3}", "D": r"\d",
+    "YYYY": r"\d{1,4}", "SYYYY": r"-?\d{1,4}", "RRRR": r"\d{1,4}", "YYY": r"\d{1,3}", "YY": r"\d{1,4}",
+    "RR": r"\d{1,4}", "Y": r"\d", "MM": r"\d{1,2}", "DD": r"\d{1,2}", "DDD": r"\d{1,3}", "D": r"\d",
     "HH24": r"\d{1,2}", "HH12": r"\d{1,2}", "HH": r"\d{1,2}", "MI": r"\d{1,2}", "SS": r"\d{1,2}",
     "SSSSS": r"\d{1,5}", "J": r"\d{1,7}", "Q": r"\d", "WW": r"\d{1,2}", "IW": r"\d{1,2}",
 }
@@ -201,7 +201,8 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
             elif e == "YYY":
                 year = now.year // 1000 * 1000 + value
             elif e == "YY":
-                year = now.year // 100 * 100 + value
+                # Oracle takes a four-digit year where YY/RR expect two ('01-JAN-2018' under DD-MON-RR)
+                year = now.year // 100 * 100 + value if len(match.group(0)) <= 2 else value
             elif e == "RR":
                 year = _rr(value, now) if len(match.group(0)) <= 2 else value
             elif e == "Y":

@@ -39,7 +39,7 @@ from .scope import (
     infer_type, name_of, output_columns, table_ref,
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
-    TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _ancestors, _bottom_up, _has_column, _interval_parts,
+    TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
     date_literal, merge_to_update_insert, prepare, rewrite_node,
 )
 
@@ -454,6 +454,9 @@ class Translator:
 
     def _to_char(self, node: exp.Expression) -> None:
         fmt = node.args.get("format")
+        if isinstance(node, exp.TimeToStr) and fmt is not None:
+            # sqlglot turned the model into strftime ('%H:%M:%S') when it saw a date; give back Oracle's
+            fmt = exp.Literal.string(_oracle_model(node))
         kind = self._type(node.this)
         node.replace(_anon("ora_to_char", node.this, fmt if fmt is not None else exp.Null(),
                            exp.Literal.string(kind) if kind else exp.Null()))
