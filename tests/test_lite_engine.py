@@ -925,8 +925,8 @@ def test_vector_distance_metric_written_in_lower_case_between_two_columns(db: Li
     ("CREATE BITMAP INDEX ix_t1 ON ixt (b)", "NORMAL", "NONUNIQUE", None),
     ("CREATE INDEX ix_t1 ON ixt (a, b DESC) PARALLEL 4", "NORMAL", "NONUNIQUE", None),
     # a quote doubled inside PARAMETERS is one quote, as Oracle stores it
-    ("CREATE INDEX ix_t1 ON ixt (b) INDEXTYPE IS CTXSYS.CONTEXT PARAMETERS ('SYNC (ON COMMIT) x''y') PARALLEL 2",
-     "DOMAIN", "NONUNIQUE", "SYNC (ON COMMIT) x'y"),
+    ("CREATE INDEX ix_t1 ON ixt (b) INDEXTYPE IS CTXSYS.CONTEXT PARAMETERS ('SYNC (EVERY ''SYSDATE+1'')') "
+     "PARALLEL 2", "DOMAIN", "NONUNIQUE", "SYNC (EVERY 'SYSDATE+1')"),
 ])
 def test_create_index_forms_are_recorded(fresh: LiteConnection, sql: str, index_type: str, uniqueness: str,
                                          parameters: str | None) -> None:

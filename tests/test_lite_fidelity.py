@@ -471,3 +471,54 @@ def test_distance_operators_are_vector_distance(hr: LiteConnection, operator: st
         assert got == want
     finally:
         cur.execute("DROP TABLE op_vecs")
+
+
+# --------------------------------------------------------------------------- Oracle Text index PARAMETERS
+
+TEXT_REF = "Oracle Text Reference 23ai, CREATE INDEX (CONTEXT parameters)"
+
+
+@pytest.mark.parametrize("parameters", [
+    "SYNC (ON COMMIT)",                                            # the workshop's own
+    "filter ctxsys.null_filter",
+    "SYNC (EVERY \"SYSDATE+1/24\") MEMORY 50M",
+    "lexer ctxsys.default_lexer stoplist ctxsys.default_stoplist TRANSACTIONAL",
+    "section group ctxsys.null_section_group sync (manual)",
+])
+def test_text_parameters_lite_indexes_the_same_way_are_accepted(hr: LiteConnection, parameters: str) -> None:
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE text_docs (id NUMBER PRIMARY KEY, body VARCHAR2(200))")
+    try:
+        cur.execute("INSERT INTO text_docs VALUES (1, 'the harbour pilot boards the vessel')")
+        hr.commit()
+        cur.execute(f"CREATE INDEX text_docs_ctx ON text_docs (body) INDEXTYPE IS CTXSYS.CONTEXT "
+                    f"PARAMETERS ('{parameters.replace(chr(39), chr(39) * 2)}')")
+        cur.execute("SELECT id FROM text_docs WHERE CONTAINS(body, 'pilot', 1) > 0")
+        assert cur.fetchall() == [(1,)]
+    finally:
+        cur.execute("DROP TABLE text_docs")
+
+
+@pytest.mark.parametrize("parameters, code, fragment", [
+    # Text Reference's first example: with HTML sections, markup is not indexed (CONTAINS(.., 'html') finds none)
+    ("filter ctxsys.null_filter section group ctxsys.html_section_group", "ORA-03001",
+     "SECTION GROUP ctxsys.html_section_group"),
+    ("stoplist ctxsys.empty_stoplist", "ORA-03001", "STOPLIST ctxsys.empty_stoplist"),
+    ("lexer my_lexer", "ORA-03001", "LEXER my_lexer"),
+    ("datastore ctxsys.url_datastore", "ORA-03001", "DATASTORE"),
+    ("NOPOPULATE", "ORA-03001", "NOPOPULATE"),
+    ("sections html", "ORA-29855", "DRG-11000"),
+])
+def test_text_parameters_that_change_results_are_refused_by_name(hr: LiteConnection, parameters: str, code: str,
+                                                                 fragment: str) -> None:
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE text_docs (id NUMBER PRIMARY KEY, body VARCHAR2(200))")
+    try:
+        with pytest.raises(oracledb.DatabaseError) as info:
+            cur.execute(f"CREATE INDEX text_docs_ctx ON text_docs (body) INDEXTYPE IS CTXSYS.CONTEXT "
+                        f"PARAMETERS ('{parameters}')")
+        assert info.value.args[0].full_code == code and fragment in info.value.args[0].message
+        cur.execute("SELECT COUNT(*) FROM user_indexes WHERE table_name = 'TEXT_DOCS'")
+        assert cur.fetchone() == (0,)
+    finally:
+        cur.execute("DROP TABLE text_docs")

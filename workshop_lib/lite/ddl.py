@@ -27,7 +27,8 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_COLUMN_CONSTRAINT, ERR_UNSUPPORTED_COLUMN_TYPE, ERR_UNSUPPORTED_COMMENT,
     ERR_UNSUPPORTED_CTAS, ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
-    ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_VECTOR_INDEX,
+    ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_TEXT_PARAMETER,
+    ERR_TEXT_PARAMETERS_SYNTAX, ERR_UNSUPPORTED_VECTOR_INDEX,
     ERR_VECTOR_INDEX_COLUMN, error,
 )
 from .translate import Context, Translator, name_of, table_ref
@@ -433,6 +434,7 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
         else:
             if ityp_name != "CONTEXT":
                 raise error(ERR_UNSUPPORTED_TEXT_INDEXTYPE, indextype=ityp_name)
+            check_text_parameters(parameters)
             if len(col_names) != 1 or known[col_names[0]].type_class not in ("VARCHAR2", "CHAR", "CLOB"):
                 raise error(ERR_TEXT_INDEX_COLUMN)
         index_type = "DOMAIN"
@@ -453,6 +455,75 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
     if ityp_owner == "MDSYS":  # Oracle's MDRT_…$ table, SECONDARY = 'Y' (catalog.py)
         catalog.create_spatial_index_table(con, _db(conn, t_owner), t_owner, name)
     return DdlResult("CREATE INDEX", t_owner, table)
+
+
+# Oracle Text's CREATE INDEX parameters (Text Reference, "CREATE INDEX"): keyword -> accepted values
+# (None: any value; a preference must be one whose behaviour is lite's, or the results would differ)
+_TEXT_PREFERENCES = {
+    "DATASTORE": {"CTXSYS.DEFAULT_DATASTORE", "CTXSYS.DIRECT_DATASTORE"},
+    "FILTER": {"CTXSYS.NULL_FILTER"},
+    "LEXER": {"CTXSYS.DEFAULT_LEXER"},
+    "STOPLIST": {"CTXSYS.DEFAULT_STOPLIST"},
+    "SECTION GROUP": {"CTXSYS.NULL_SECTION_GROUP"},
+    "WORDLIST": {"CTXSYS.DEFAULT_WORDLIST"},
+    "STORAGE": None,
+    "MEMORY": None,
+    "SYNC": None,
+    "MAINTENANCE": None,
+}
+_TEXT_FLAGS = {"TRANSACTIONAL", "POPULATE"}
+_TEXT_REFUSED_FLAGS = {"NOPOPULATE"}
+
+
+def _text_parameter_words(text: str) -> list[str]:
+    """The words of a PARAMETERS string; a parenthesised group (``SYNC (ON COMMIT)``) is one word."""
+    words, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch.isspace() and depth == 0:
+            if current:
+                words.append(current)
+            current = ""
+        else:
+            current += ch
+    if current:
+        words.append(current)
+    return words
+
+
+def check_text_parameters(parameters: str | None) -> None:
+    """Accept the Oracle Text PARAMETERS lite indexes the same way; refuse the rest by name.
+
+    Lite's text index is Oracle's default configuration (plain text, default
+    lexer and stoplist, no sections). A section group, custom lexer, stoplist
+    or filter changes what Oracle indexes and finds (an HTML section group
+    leaves markup out), so accepting one silently would change results: each
+    is ORA-03001 naming it, an unknown keyword is Oracle's DRG-11000.
+    """
+    words = _text_parameter_words(parameters or "")
+    i = 0
+    while i < len(words):
+        word = words[i].upper()
+        if word in _TEXT_FLAGS:
+            i += 1
+            continue
+        if word in _TEXT_REFUSED_FLAGS:
+            raise error(ERR_UNSUPPORTED_TEXT_PARAMETER, parameter=word)
+        keyword = word
+        if word == "SECTION" and i + 1 < len(words) and words[i + 1].upper() == "GROUP":
+            keyword, i = "SECTION GROUP", i + 1
+        if keyword not in _TEXT_PREFERENCES:
+            raise error(ERR_TEXT_PARAMETERS_SYNTAX, keyword=words[i])
+        value = words[i + 1] if i + 1 < len(words) else ""
+        if keyword == "SYNC" and not value.startswith("("):
+            raise error(ERR_TEXT_PARAMETERS_SYNTAX, keyword=f"SYNC {value}".strip())
+        allowed = _TEXT_PREFERENCES[keyword]
+        if allowed is not None and value.upper() not in allowed:
+            raise error(ERR_UNSUPPORTED_TEXT_PARAMETER, parameter=f"{keyword} {value}".strip())
+        i += 2
 
 
 def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:

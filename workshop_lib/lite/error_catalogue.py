@@ -252,6 +252,14 @@ ERR_UNSUPPORTED_INDEX_CLAUSE = _unsupported(
 ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE = _unsupported("index clause: {clause}")
 ERR_UNSUPPORTED_FUNCTION_INDEX = _unsupported("function-based index ({expression})", "index the column itself")
 ERR_UNSUPPORTED_TEXT_INDEXTYPE = _unsupported("CTXSYS.{indextype} indexes", "use CTXSYS.CONTEXT")
+ERR_UNSUPPORTED_TEXT_PARAMETER = _unsupported(
+    "Oracle Text index parameter {parameter}",
+    "lite indexes plain text with the default lexer, stoplist and no sections; it accepts SYNC (...), "
+    "TRANSACTIONAL, MEMORY n, FILTER CTXSYS.NULL_FILTER, SECTION GROUP CTXSYS.NULL_SECTION_GROUP, "
+    "LEXER CTXSYS.DEFAULT_LEXER, STOPLIST CTXSYS.DEFAULT_STOPLIST; leave the others out on lite")
+ERR_TEXT_PARAMETERS_SYNTAX = ErrorSpec(
+    29855, _ODCI_INDEX_CREATE + "\nORA-20000: Oracle Text error:\nDRG-11000: invalid keyword {keyword}",
+    "PARAMETERS is a list of 'KEYWORD value' pairs, e.g. PARAMETERS ('SYNC (ON COMMIT)')")
 ERR_UNSUPPORTED_OUTER_JOIN_MARKER = _unsupported("the (+) outer-join operator",
                                                  "write an ANSI join: LEFT OUTER JOIN t2 ON t1.id = t2.id")
 ERR_UNSUPPORTED_ROWNUM = _unsupported("ROWNUM", "use FETCH FIRST n ROWS ONLY (with ORDER BY)")
