@@ -108,3 +108,16 @@ def test_every_catalogue_entry_is_used() -> None:
     unused = [name for name in CATALOGUE
               if not re.search(rf"\b{name}\b", sources) and len(re.findall(rf"\b{name}\b", own)) < 2]
     assert unused == []
+
+
+def test_the_docs_list_every_refusal_the_catalogue_has() -> None:
+    """docs/lite-engine.md's table of ORA-03001 refusals is the catalogue's (regenerate it with
+    ``python -c "from workshop_lib.lite.error_catalogue import unsupported_markdown as u; print(u())"``)."""
+    from pathlib import Path
+
+    from workshop_lib.lite.error_catalogue import DOC_BEGIN, DOC_END, unsupported_markdown
+
+    docs = (Path(__file__).parent.parent / "docs" / "lite-engine.md").read_text()
+    start, end = docs.index(DOC_BEGIN), docs.index(DOC_END) + len(DOC_END)
+    assert docs[start:end] == unsupported_markdown()
+    assert unsupported_markdown().count("\n| ") >= 40

@@ -359,3 +359,25 @@ def from_function_error(exc: BaseException) -> LiteDatabaseError:
     if text.startswith("ORA-") and ":" in text:
         return LiteDatabaseError(int(text[4:9]), text[11:])
     return error(ERR_SQL_FUNCTION, detail=text)
+
+
+DOC_BEGIN = "<!-- generated from error_catalogue.unsupported_markdown(): do not edit by hand -->"
+DOC_END = "<!-- end of generated table -->"
+
+
+def unsupported_markdown() -> str:
+    """The ORA-03001 entries of this catalogue as the Markdown table docs/lite-engine.md shows.
+
+    The docs' table is this function's output between :data:`DOC_BEGIN` and
+    :data:`DOC_END` (tests/test_lite_errors.py compares them), so the list of
+    what lite refuses cannot drift from what the engine raises. ``{name}``
+    fields are filled in per statement.
+    """
+    def cell(text: str | None) -> str:
+        return (text or "").replace("|", "\\|").replace("\n", " ")
+
+    rows = ["| Not implemented in lite (ORA-03001) | Hint |", "|---|---|"]
+    for name, spec in CATALOGUE.items():
+        if spec.unsupported and name not in ("ERR_UNSUPPORTED", "ERR_UNSUPPORTED_STATEMENT"):
+            rows.append(f"| {cell(spec.message)} | {cell(spec.hint)} |")
+    return "\n".join([DOC_BEGIN, *rows, DOC_END])
