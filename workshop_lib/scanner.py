@@ -112,6 +112,8 @@ def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USE
     With ``replace=True`` (a full scan) fact memories of the same kinds that an
     earlier scan wrote and this one did not — e.g. from a wrong first attempt
     at TODO 1 — are deleted, so a fixed scan leaves no stale facts behind.
+    On lite the bodies are embedded in one batch and the writes commit once,
+    together (a failure leaves none of them).
     """
     facts = list(facts)
     seen: dict[str, Fact] = {}
@@ -123,15 +125,22 @@ def write_facts(memory_client: Any, facts: Iterable[Fact], *, user_id: str = USE
         if fact.memory_id in seen:
             raise ValueError(f"two facts share the id {fact.memory_id!r} ({fact.subject!r}); subjects must be unique")
         seen[fact.memory_id] = fact
+    import contextlib
+
     from .memory.client import put_memory
 
+    # A store that can batch (lite's) embeds every body in one run and commits once at the end
+    # (all or nothing); any other store gets one call per fact, as OAMP does it.
+    batched = getattr(getattr(memory_client, "_store", None), "batched_writes", None)
+    batch = batched([f.body for f in facts]) if callable(batched) and facts else contextlib.nullcontext()
     ids = []
-    for fact in _progress(facts, progress, desc):
-        # OAMP refuses a duplicate id on add; put_memory updates (re-embedding) or adds.
-        ids.append(put_memory(memory_client, fact.body, memory_id=fact.memory_id, user_id=user_id,
-                              agent_id=agent_id, metadata=fact.memory_metadata()))
-    if replace:
-        _remove_stale_facts(memory_client, {f.kind for f in facts}, set(ids), user_id, agent_id)
+    with batch:
+        for fact in _progress(facts, progress, desc):
+            # OAMP refuses a duplicate id on add; put_memory updates (re-embedding) or adds.
+            ids.append(put_memory(memory_client, fact.body, memory_id=fact.memory_id, user_id=user_id,
+                                  agent_id=agent_id, metadata=fact.memory_metadata()))
+        if replace:
+            _remove_stale_facts(memory_client, {f.kind for f in facts}, set(ids), user_id, agent_id)
     return ids
 
 

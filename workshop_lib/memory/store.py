@@ -131,6 +131,8 @@ class LiteMemoryStore(OracleMemoryStore):
         # OracleAgentMemory runs some store calls on AnyIO worker threads; one
         # connection must never see two statements interleave.
         self._lock = threading.RLock()
+        self._batch_depth = 0                          # > 0 inside batched_writes(): no commit per call
+        self._prepared: dict[str, array.array] = {}    # texts embedded up front by batched_writes()
         with self._lock:
             ensure_schema(conn, self.tables, vector_dim)
 
@@ -138,17 +140,54 @@ class LiteMemoryStore(OracleMemoryStore):
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
-        """A cursor whose statements commit together, or roll back together on any error."""
+        """A cursor whose statements commit together, or roll back together on any error.
+
+        Inside :meth:`batched_writes` the commit (or rollback) is the batch's,
+        at its end, so a batch of calls is one transaction.
+        """
         with self._lock:
             cur = self._conn.cursor()
             try:
                 yield cur
-                self._conn.commit()
+                if not self._batch_depth:
+                    self._conn.commit()
             except BaseException:
-                self._conn.rollback()
+                if not self._batch_depth:
+                    self._conn.rollback()
                 raise
             finally:
                 cur.close()
+
+    @contextmanager
+    def batched_writes(self, texts: Sequence[str] = ()) -> Iterator[None]:
+        """Run many store calls as one transaction, with ``texts`` embedded up front in one batch.
+
+        Writers that store many memories at once (the catalog scan) pay one
+        embedding run and one commit instead of one of each per memory: the
+        texts are embedded together (the model is much faster per text in a
+        batch) and later calls that embed one of them take the prepared
+        vector; every write inside commits when the block ends, or rolls back
+        together when it raises (all or nothing). The lock is not held across
+        the block, since OAMP may run store calls on worker threads.
+        """
+        wanted = [t for t in dict.fromkeys(texts) if t and t not in self._prepared]
+        for text, vector in zip(wanted, self._embed(wanted)):
+            self._prepared[text] = vector
+        self._batch_depth += 1
+        try:
+            yield
+        except BaseException:
+            with self._lock:
+                self._batch_depth -= 1
+                if not self._batch_depth:
+                    self._prepared.clear()
+                    self._conn.rollback()
+            raise
+        with self._lock:
+            self._batch_depth -= 1
+            if not self._batch_depth:
+                self._prepared.clear()
+                self._conn.commit()
 
     @contextmanager
     def _reading(self) -> Iterator[Any]:
@@ -177,6 +216,8 @@ class LiteMemoryStore(OracleMemoryStore):
     def _embed(self, texts: list[str], *, is_query: bool = False) -> list[array.array]:
         if not texts:
             return []
+        if not is_query and self._prepared and all(t in self._prepared for t in texts):
+            return [self._prepared[t] for t in texts]   # embedded up front by batched_writes()
         if self._embedder is None:
             raise ValueError(
                 "This LiteMemoryStore has no embedder, so it cannot embed text. Construct it with "
