@@ -522,3 +522,29 @@ def test_text_parameters_that_change_results_are_refused_by_name(hr: LiteConnect
         assert cur.fetchone() == (0,)
     finally:
         cur.execute("DROP TABLE text_docs")
+
+
+# --------------------------------------------------------------------------- python-oracledb's bind_query.py
+
+@pytest.mark.parametrize("sql, values, expected", [
+    # "With bind-by-position, the order of the data in the bind list matches the order of the placeholders"
+    ("SELECT last_name FROM employees WHERE employee_id = :2 AND 456 = :1", [100, 456], [("King",)]),
+    # "repeated use of bind placeholder names in the SQL statement requires the input list data to be repeated"
+    ("SELECT last_name FROM employees WHERE employee_id = :2 AND 101 = :2", [101, 101], [("Yang",)]),
+    ("SELECT last_name FROM employees WHERE employee_id = :bvid AND 123 = :otherbind", [102, 123], [("Garcia",)]),
+])
+def test_bind_by_position_as_python_oracledb_samples_do(hr: LiteConnection, sql: str, values: list,
+                                                        expected: list) -> None:
+    cur = hr.cursor()
+    cur.execute(sql, values)
+    assert cur.fetchall() == expected
+
+
+def test_repeated_positional_bind_needs_a_value_per_occurrence(hr: LiteConnection) -> None:
+    cur = hr.cursor()
+    with pytest.raises(oracledb.DatabaseError) as info:
+        cur.execute("SELECT last_name FROM employees WHERE employee_id = :2 AND 3 = :2", [100])
+    assert info.value.args[0].full_code == "ORA-01008"
+    with pytest.raises(oracledb.DatabaseError) as info:   # Oracle would bind 100 and 3 apart; lite cannot
+        cur.execute("SELECT last_name FROM employees WHERE employee_id = :2 AND 3 = :2", [100, 3])
+    assert info.value.args[0].full_code == "ORA-03001"

@@ -22,9 +22,10 @@ from .ddl import DdlTarget, execute_ddl, new_schema_of
 from .error_catalogue import (
     ERR_BIND_COUNT, ERR_BIND_MISSING, ERR_BIND_TYPE, ERR_BINDS_TWO_WAYS, ERR_CURSOR_CLOSED,
     ERR_EXECUTEMANY_NEEDS_DML, ERR_FETCH_OUT_OF_SEQUENCE, ERR_UNKNOWN_BIND, ERR_UNSUPPORTED_CALLPROC,
-    ERR_UNSUPPORTED_OUT_BINDS, error,
+    ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_REPEATED_BIND, error,
 )
 from .plan import Context, Plan
+from .translate import bind_occurrences
 from .values import adapt_bind, convert_out
 
 _DB_TYPES = {
@@ -123,7 +124,8 @@ class LiteCursor:
         raise error(ERR_UNSUPPORTED_CALLPROC, name=name)
 
     # -- execution
-    def _bind_dict(self, plan: Plan, parameters: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _bind_dict(self, plan: Plan, parameters: Any, kwargs: dict[str, Any],
+                   statement: str | None = None) -> dict[str, Any]:
         if parameters is not None and kwargs:
             raise error(ERR_BINDS_TWO_WAYS)
         values = kwargs if parameters is None else parameters
@@ -133,10 +135,16 @@ class LiteCursor:
                 name = str(key).upper().lstrip(":")
                 given[f"P__{name}" if name.isdigit() else name] = value
         elif isinstance(values, (list, tuple)):
-            if len(values) != len(plan.binds):
-                raise error(ERR_BIND_COUNT, expected=len(plan.binds), binds=", ".join(_shown(b) for b in plan.binds),
-                                given=len(values))
-            given = dict(zip(plan.binds, values))
+            # by position in the text, one value per occurrence: ":2 ... :2" takes two values (python-oracledb)
+            occurrences = [b for b in bind_occurrences(statement) if b in plan.binds] if statement else plan.binds
+            if len(values) != len(occurrences):
+                raise error(ERR_BIND_COUNT, expected=len(occurrences),
+                            binds=", ".join(_shown(b) for b in occurrences), given=len(values))
+            given = {}
+            for name, value in zip(occurrences, values):
+                if name in given and given[name] != value:
+                    raise error(ERR_UNSUPPORTED_REPEATED_BIND, bind=_shown(name))
+                given[name] = value
         else:
             raise TypeError("parameters must be a dict, a list or a tuple")
         missing = [b for b in plan.binds if b not in given]
@@ -161,7 +169,7 @@ class LiteCursor:
                 self._run_ddl(statement)
                 return None
             assert isinstance(plan, Plan)
-            binds = self._bind_dict(plan, parameters, kwargs)
+            binds = self._bind_dict(plan, parameters, kwargs, statement)
             try:
                 if plan.prefetch:
                     conn._prefetch(plan, [binds])
@@ -188,7 +196,7 @@ class LiteCursor:
             plan = conn._plan(statement)
             if plan == "DDL" or not isinstance(plan, Plan) or plan.kind == "SELECT":
                 raise error(ERR_EXECUTEMANY_NEEDS_DML)
-            rows = [self._bind_dict(plan, p, {}) for p in parameters]
+            rows = [self._bind_dict(plan, p, {}, statement) for p in parameters]
             if not rows:
                 self.rowcount = 0
                 return

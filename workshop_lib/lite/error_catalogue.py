@@ -144,6 +144,9 @@ ERR_UNKNOWN_BIND = ErrorSpec(1036, "illegal variable name/number: {names}",
 ERR_BIND_COUNT = ErrorSpec(1008, "not all variables bound",
                            "the statement has {expected} bind variable(s) ({binds}), {given} given")
 ERR_BIND_MISSING = ErrorSpec(1008, "not all variables bound", "missing value for {binds}")
+ERR_UNSUPPORTED_REPEATED_BIND = _unsupported(
+    "different values for the occurrences of the repeated positional bind {bind}",
+    "give each occurrence its own name (:a, :b), or bind by name with a dict")
 ERR_BIND_TYPE = ErrorSpec(3115, "unsupported network datatype or representation: {detail}")
 ERR_CURSOR_CLOSED = ErrorSpec(1001, "invalid cursor (the cursor is closed)", "open a new one with connection.cursor()")
 ERR_FETCH_OUT_OF_SEQUENCE = ErrorSpec(1002, "fetch out of sequence (no query was executed)")

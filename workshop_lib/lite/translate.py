@@ -15,6 +15,7 @@ are cached per statement text by the connection; DDL is executed by ddl.py.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
@@ -653,24 +654,25 @@ def to_sqlite(tree: exp.Expression) -> str:
 _BIND = re.compile(r"(?<![\w:]):([A-Za-z_][\w$#]*|\d+)")
 
 
-def bind_order(sql: str) -> list[str]:
-    """Bind names (as plans name them: upper case, ``P__n`` for ``:n``) in order of first appearance in the text.
+@functools.lru_cache(maxsize=1024)
+def bind_occurrences(sql: str) -> tuple[str, ...]:
+    """Every bind placeholder of the text in order, repeats included, named as plans name them (upper
+    case, ``P__n`` for ``:n``); literals and comments are blanked out first.
 
     python-oracledb binds a sequence of values by position in the statement
-    text. The rewritten tree cannot give that order (a value written to a
-    JSON or DATE column is wrapped in a function call, so a tree walk meets
-    it after later columns' binds), so it is read from the text, with
-    literals and comments blanked out.
+    text, one value per occurrence. The rewritten tree cannot give that order
+    (a value written to a JSON or DATE column is wrapped in a function call,
+    so a tree walk meets it after later columns' binds), so it is read here.
     """
     from .guard import _strip_strings
 
-    names: list[str] = []
-    for match in _BIND.finditer(_strip_strings(sql)):
-        token = match.group(1)
-        name = f"{NUMERIC_BIND_PREFIX}{token}" if token.isdigit() else token.upper()
-        if name not in names:
-            names.append(name)
-    return names
+    return tuple(f"{NUMERIC_BIND_PREFIX}{m.group(1)}" if m.group(1).isdigit() else m.group(1).upper()
+                 for m in _BIND.finditer(_strip_strings(sql)))
+
+
+def bind_order(sql: str) -> list[str]:
+    """Bind names in order of first appearance in the text (see :func:`bind_occurrences`)."""
+    return list(dict.fromkeys(bind_occurrences(sql)))
 
 
 def translate(sql: str, ctx: Context) -> Plan:
