@@ -17,14 +17,17 @@ from typing import Any, Iterable
 
 from .config import AGENT_ID, SCHEMA, USER_ID
 
+# secondary = 'N': only real tables, never the ones Oracle's domain indexes keep in the schema
+# (a spatial index's MDRT_…$, Oracle Text's DR$…), which both backends list in ALL_TABLES.
 TABLES_SQL = """SELECT t.table_name, c.comments
 FROM all_tables t
 LEFT JOIN all_tab_comments c ON c.owner = t.owner AND c.table_name = t.table_name
-WHERE t.owner = :owner
+WHERE t.owner = :owner AND t.secondary = 'N'
 ORDER BY t.table_name"""
 
 COLUMNS_SQL = """SELECT c.table_name, c.column_name, c.data_type, c.nullable, m.comments
 FROM all_tab_columns c
+JOIN all_tables t ON t.owner = c.owner AND t.table_name = c.table_name AND t.secondary = 'N'
 LEFT JOIN all_col_comments m
   ON m.owner = c.owner AND m.table_name = c.table_name AND m.column_name = c.column_name
 WHERE c.owner = :owner
