@@ -280,6 +280,37 @@ CORPUS: list[Item] = [
          Rows([(D(2018, 1, 1), D(2018, 1, 1))])),   # RR takes a four-digit year as written
     Item(HR_SCHEMA, "SELECT COUNT(*) FROM employees WHERE hire_date > '01-JAN-2017'",
          Rows([(sum(1 for e in EMP if e["hire_date"] > D(2017, 1, 1)),)])),
+    # SQL Language Reference examples, results as the reference states them
+    Item(SQL_REF, "SELECT INSTR('CORPORATE FLOOR', 'OR', 3, 2), INSTR('CORPORATE FLOOR', 'OR', -3, 2) FROM dual",
+         Rows([(14, 2)])),
+    Item(SQL_REF, "SELECT TRANSLATE('SQL*Plus User''s Guide', ' */''', '___') FROM dual",
+         Rows([("SQL_Plus_Users_Guide",)])),
+    Item(SQL_REF, "SELECT NEXT_DAY(DATE '2024-08-17', 'MONDAY') FROM dual", Rows([(D(2024, 8, 19),)])),
+    Item(SQL_REF, "SELECT SUBSTR('ABCDEFG', -3, 2), LPAD('x', 5, '*.'), RPAD('abc', 2) FROM dual",
+         Rows([("EF", "*.*.x", "ab")])),
+    # || converts numbers and dates as TO_CHAR does: .4, not 0.4; a DATE in NLS_DATE_FORMAT (DD-MON-RR)
+    Item(HR_SCHEMA, "SELECT last_name || ' earns ' || commission_pct FROM employees WHERE employee_id = 145",
+         Rows([(f"{e['last_name']} earns {oracle_number_text(e['commission_pct'])}",)
+               for e in EMP if e["employee_id"] == 145])),
+    Item(HR_SCHEMA, "SELECT 'hired ' || hire_date FROM employees WHERE employee_id = 100",
+         Rows([("hired " + f"{e['hire_date']:%d-%b-%y}".upper(),) for e in EMP if e["employee_id"] == 100])),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE department_id = ANY (30, 60) AND salary > ALL (2600, 3000) "
+                  "ORDER BY last_name",
+         Rows(sorted((e["last_name"],) for e in EMP if e["department_id"] in (30, 60) and e["salary"] > 3000))),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE salary = ANY (SELECT MAX(salary) FROM employees "
+                  "GROUP BY department_id) ORDER BY last_name",
+         Rows(sorted((e["last_name"],) for e in EMP if e["salary"] in {
+             max(x["salary"] for x in EMP if x["department_id"] == d) for d in {x["department_id"] for x in EMP}}))),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE department_id <> ALL (SELECT department_id FROM departments "
+                  "WHERE department_id < 90) ORDER BY last_name",
+         Rows(sorted((e["last_name"],) for e in EMP if e["department_id"] is not None and e["department_id"] not in {
+             d["department_id"] for d in DEPT if d["department_id"] < 90}))),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > ALL (SELECT salary FROM employees "
+                  "WHERE department_id = 30)", Refused("ORA-03001", "ALL (subquery)")),
+    Item(SQL_REF, "SELECT JSON_ARRAYAGG(last_name ORDER BY last_name) FROM employees",
+         Refused("ORA-03001", "ORDER BY in JSON_ARRAYAGG")),
+    Item(SQL_REF, "SELECT employee_id, RATIO_TO_REPORT(salary) OVER () FROM employees",
+         Refused("ORA-00904", "RATIO_TO_REPORT")),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

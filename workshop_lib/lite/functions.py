@@ -643,16 +643,54 @@ def rpad(text: Any, width: Any, fill: Any = " ") -> str | None:
 
 
 def instr(text: Any, search: Any, start: Any = 1, nth: Any = 1) -> int | None:
-    """INSTR(text, search[, start[, occurrence]]) (1-based; 0 when absent)."""
-    if text is None or search is None:
+    """INSTR(text, search[, position[, occurrence]]): 1-based, 0 when absent; a negative position counts
+    from the end and searches backwards (Oracle: INSTR('CORPORATE FLOOR', 'OR', -3, 2) is 2)."""
+    if text is None or search is None or start is None or nth is None:
         return None
-    text, search, pos = str(text), str(search), int(start) - 1
-    for _ in range(int(nth)):
-        found = text.find(search, pos)
+    text, search, position, occurrence = str(text), str(search), int(start), int(nth)
+    if position == 0 or occurrence < 1:
+        return 0 if position == 0 else None
+    if position > 0:
+        pos = position - 1
+        for _ in range(occurrence):
+            found = text.find(search, pos)
+            if found < 0:
+                return 0
+            pos = found + 1
+        return pos
+    end = len(text) + position + 1   # a match may start at the counted position at the latest
+    for _ in range(occurrence):
+        found = text.rfind(search, 0, end - 1 + len(search))
         if found < 0:
             return 0
-        pos = found + 1
-    return pos
+        end = found   # the next occurrence starts before this one
+    return found + 1
+
+
+def next_day(value: Any, weekday: Any) -> str | None:
+    """NEXT_DAY(date, 'MONDAY'): the first such weekday after the date (English names or abbreviations)."""
+    if value is None or weekday is None:
+        return None
+    day = _stored(value)
+    names = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+    wanted = str(weekday).strip().upper()
+    match = [i for i, name in enumerate(names) if len(wanted) >= 3 and name.startswith(wanted)]
+    if not match:
+        raise ValueError(f"ORA-01846: not a valid day of the week ({weekday!r})")
+    ahead = (match[0] - day.weekday() - 1) % 7 + 1
+    return format_datetime(day + dt.timedelta(days=ahead), timestamp=False)
+
+
+def translate_chars(text: Any, source: Any, target: Any) -> str | None:
+    """TRANSLATE(text, from, to): each character of ``from`` becomes the one at the same place in ``to``;
+    characters of ``from`` beyond ``to``'s length are removed; NULL when any argument is NULL."""
+    if text is None or source is None or target is None:
+        return None
+    table: dict[int, int | None] = {}
+    for i, ch in enumerate(str(source)):
+        if ord(ch) not in table:
+            table[ord(ch)] = ord(str(target)[i]) if i < len(str(target)) else None
+    return str(text).translate(table) or None
 
 
 def lob_substr(lob: Any, amount: Any = 32767, offset: Any = 1) -> str | None:
@@ -855,6 +893,8 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_lpad": (lpad, -1, True),
     "ora_rpad": (rpad, -1, True),
     "ora_instr": (instr, -1, True),
+    "ora_next_day": (next_day, 2, True),
+    "ora_translate": (translate_chars, 3, True),
     "ora_lob_substr": (lob_substr, -1, True),
     "ora_sdo_point": (sdo_point, -1, True),
     "ora_sdo_geometry": (sdo_geometry, -1, True),

@@ -53,6 +53,7 @@ _FUNC_TYPES = {
     "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_round_date": "DATE", "ora_as_date": "DATE",
     "ora_as_timestamp": "TIMESTAMP", "ora_sdo_attribute": "NUMBER",
     "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2",
+    "ora_next_day": "DATE", "ora_translate": "VARCHAR2",
 }
 DATETIME_TYPES = ("DATE", "TIMESTAMP")
 
@@ -277,7 +278,7 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return "DATE"  # ROUND(date|timestamp[, fmt]) is a DATE, as TRUNC's is
     if isinstance(node, exp.DateTrunc) and infer_type(node.this, scope) not in (*DATETIME_TYPES, None):
         return "NUMBER"
-    if isinstance(node, (exp.DateStrToDate, exp.CurrentDate, exp.AddMonths, exp.LastDay, exp.DateTrunc,
+    if isinstance(node, (exp.DateStrToDate, exp.CurrentDate, exp.AddMonths, exp.LastDay, exp.DateTrunc, exp.NextDay,
                          exp.TimestampTrunc)):
         return "DATE"
     if isinstance(node, (exp.Systimestamp, exp.StrToTime, exp.Localtimestamp)):
@@ -292,6 +293,7 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
             return "NUMBER"
         return "VARCHAR2"
     if isinstance(node, (exp.ToChar, exp.TimeToStr, exp.Pad, exp.Initcap, exp.RegexpReplace, exp.RegexpExtract,
+                         exp.Translate,
                          exp.RegexpSubstr, exp.Concat)):
         return "VARCHAR2"
     if isinstance(node, exp.Anonymous):

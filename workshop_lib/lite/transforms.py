@@ -304,6 +304,8 @@ TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression
     exp.JSONExists: lambda node: _anon("ora_json_exists", node.this,
                                        exp.Literal.string(_json_path_text(node.args.get("path")))),
     exp.Pad: _pad,
+    exp.NextDay: rename_func("ora_next_day", "this", "expression"),
+    exp.Translate: rename_func("ora_translate", "this", "from_", "to"),
     exp.StrPosition: _instr,
 }
 
@@ -597,10 +599,44 @@ def insert_from_parenthesised_query(node: exp.Expression) -> exp.Expression:
     return node
 
 
+_QUANTIFIED = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+
+def quantified_comparison(node: exp.Expression) -> exp.Expression:
+    """``x op ANY|SOME (...)`` / ``x op ALL (...)``, which SQLite lacks: ``= ANY`` is ``IN``, ``<> ALL`` is
+    ``NOT IN``; over a list, ``x op ANY (a, b)`` is ``x op a OR x op b`` and ``ALL`` the same with AND (Oracle
+    defines them so, NULLs included); any other comparison with a subquery is ORA-03001."""
+    if not isinstance(node, _QUANTIFIED):
+        return node
+    quantifier = node.expression
+    if isinstance(quantifier, exp.Anonymous) and quantifier.name.upper() in ("ALL", "ANY", "SOME"):
+        # sqlglot reads "op ALL (a, b)" as a call of a function ALL
+        kind = exp.All if quantifier.name.upper() == "ALL" else exp.Any
+        quantifier = kind(this=exp.Tuple(expressions=list(quantifier.expressions)))
+    if not isinstance(quantifier, (exp.Any, exp.All)):
+        return node
+    inner = quantifier.this
+    if isinstance(inner, exp.Paren):
+        inner = exp.Tuple(expressions=[inner.this])
+    every = isinstance(quantifier, exp.All)
+    if isinstance(inner, (exp.Select, exp.Subquery, exp.SetOperation)):
+        query = inner if isinstance(inner, exp.Subquery) else exp.Subquery(this=inner)
+        if isinstance(node, exp.EQ) and not every:
+            return exp.In(this=node.this, query=query)
+        if isinstance(node, exp.NEQ) and every:
+            return exp.Not(this=exp.In(this=node.this, query=query))
+        word = "ALL" if every else "ANY"
+        raise error(ERR_UNSUPPORTED, construct=f"a comparison with {word} (subquery) other than = ANY and <> ALL")
+    values = inner.expressions if isinstance(inner, exp.Tuple) else [inner]
+    parts = [type(node)(this=node.this.copy(), expression=v.copy()) for v in values]
+    combined = exp.and_(*parts) if every else exp.or_(*parts)
+    return exp.Paren(this=combined)
+
+
 #: Checks run on every node of a freshly parsed statement (they raise or return the node).
 REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
-PARSE_PASSES: tuple[Pass, ...] = (distance_operators, insert_from_parenthesised_query)
+PARSE_PASSES: tuple[Pass, ...] = (distance_operators, insert_from_parenthesised_query, quantified_comparison)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:

@@ -330,6 +330,8 @@ class Translator:
                 self._string_number_comparison(node)
             elif isinstance(node, (exp.ToChar, exp.TimeToStr)):
                 self._to_char(node)
+            elif isinstance(node, exp.DPipe):
+                self._concat_operands(node)
             elif isinstance(node, exp.Extract):
                 self._extract(node)
             elif isinstance(node, exp.JSONValue) and self._type(node.this) == "JSON":
@@ -434,6 +436,15 @@ class Translator:
         for operand in operands:
             if isinstance(operand, exp.Literal) and operand.is_string:
                 operand.replace(date_literal(operand.this, timestamp=target == "TIMESTAMP"))
+
+    def _concat_operands(self, node: exp.DPipe) -> None:
+        """``||`` converts numbers and datetimes to text as TO_CHAR does (``'x' || 0.5`` is ``x.5``, a DATE
+        uses NLS_DATE_FORMAT); SQLite would write ``0.5`` and the stored date text."""
+        for operand in (node.this, node.expression):
+            kind = self._type(operand)
+            if kind in ("NUMBER", "BINARY_DOUBLE", *DATETIME_TYPES):
+                operand.replace(_anon("ora_to_char", operand.copy(), exp.Null(),
+                                      exp.Literal.string(kind) if kind in DATETIME_TYPES else exp.Null()))
 
     def _string_number_comparison(self, node: exp.Expression) -> None:
         """A character value compared with a number is converted to a number, as Oracle does (ORA-01722 when
@@ -648,7 +659,25 @@ def to_sqlite(tree: exp.Expression) -> str:
     try:
         return tree.sql(dialect="sqlite", unsupported_level=ErrorLevel.RAISE)
     except UnsupportedError as exc:
-        raise error(ERR_UNSUPPORTED, construct=str(exc).strip().splitlines()[0][:200]) from None
+        raise error(ERR_UNSUPPORTED, construct=_unsupported_construct(str(exc))) from None
+
+
+_ORACLE_NAMES = {"JSONArrayAgg": "JSON_ARRAYAGG", "JSONObjectAgg": "JSON_OBJECTAGG", "JSONObject": "JSON_OBJECT",
+                 "JSONArray": "JSON_ARRAY", "GroupConcat": "LISTAGG", "NthValue": "NTH_VALUE"}
+_UNSUPPORTED_ARGUMENT = re.compile(r"Argument '(\w+)' is not supported for expression '(\w+)'")
+
+
+def _unsupported_construct(text: str) -> str:
+    """sqlglot's refusal in Oracle's terms: ``ORDER BY in JSON_ARRAYAGG`` rather than "Argument 'order' is not
+    supported for expression 'JSONArrayAgg' when targeting SQLite"."""
+    first = text.strip().splitlines()[0]
+    match = _UNSUPPORTED_ARGUMENT.search(first)
+    if match:
+        function = _ORACLE_NAMES.get(match.group(2), match.group(2).upper())
+        argument = {"order": "ORDER BY", "null_handling": "NULL ON NULL", "return_type": "RETURNING"}.get(
+            match.group(1), match.group(1).upper().replace("_", " "))
+        return f"{argument} in {function}"
+    return re.sub(r"\s*when targeting SQLite\.?", "", first, flags=re.I)[:200]
 
 
 _BIND = re.compile(r"(?<![\w:]):([A-Za-z_][\w$#]*|\d+)")
