@@ -579,3 +579,30 @@ def test_repeated_positional_bind_needs_a_value_per_occurrence(hr: LiteConnectio
     with pytest.raises(oracledb.DatabaseError) as info:   # Oracle would bind 100 and 3 apart; lite cannot
         cur.execute("SELECT last_name FROM employees WHERE employee_id = :2 AND 3 = :2", [100, 3])
     assert info.value.args[0].full_code == "ORA-03001"
+
+
+# --------------------------------------------------------------------------- values written to NUMBER(p, s)
+
+def test_number_columns_round_to_their_scale_and_check_their_precision(hr: LiteConnection) -> None:
+    """python-oracledb's tutorial EMP table (setup_tutorial.sql): SAL NUMBER(7, 2); values by hand from the
+    SQL Language Reference's NUMBER rules (rounded to the scale; ORA-01438 beyond the precision)."""
+    cur = hr.cursor()
+    cur.execute("create table emp (empno number(4) not null, ename varchar2(10), sal number(7, 2), deptno number(2))")
+    try:
+        cur.execute("insert into emp values (7369, 'SMITH', 800, 20)")
+        cur.execute("insert into emp values (:1, :2, :3, :4)", (7499, "ALLEN", 1600.005, "30"))
+        cur.execute("update emp set sal = sal * 1.1 where ename = 'SMITH'")   # 880.0000000000001 in binary floats
+        cur.execute("select empno, sal, deptno from emp order by empno")
+        assert cur.fetchall() == [(7369, 880, 20), (7499, 1600.01, 30)]
+        for bad, code in (("insert into emp values (1, 'X', 123456, 10)", "ORA-01438"),
+                          ("insert into emp values (12345, 'X', 1, 10)", "ORA-01438"),
+                          ("insert into emp values (1, 'X', 'lots', 10)", "ORA-01722")):
+            with pytest.raises(oracledb.DatabaseError) as info:
+                cur.execute(bad)
+            assert info.value.args[0].full_code == code, bad
+        cur.execute("insert into emp (empno, ename, sal) select 1, 'Y', 99.999 from dual")
+        cur.execute("select sal from emp where empno = 1")
+        assert cur.fetchone() == (100,)
+    finally:
+        hr.rollback()
+        cur.execute("drop table emp")

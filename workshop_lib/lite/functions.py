@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import decimal
 import functools
 import json
 import math
@@ -263,6 +264,27 @@ def to_number(value: Any, model: str | None = None) -> int | float | None:
     if model is not None:
         value = str(value).replace(",", "").replace("$", "") if value is not None else None
     return formats.to_number(value)
+
+
+def number_in(value: Any, precision: Any = None, scale: Any = None) -> int | float | None:
+    """A value written to a NUMBER[(p[, s])] column, as Oracle stores it: text converted (ORA-01722 when it
+    is not a number), rounded half away from zero to ``s`` decimals, ORA-01438 when more than ``p - s``
+    integer digits remain."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        raise ValueError("ORA-00932: inconsistent datatypes: expected NUMBER got BINARY")
+    number = formats.to_number(value) if isinstance(value, str) else value
+    if scale is not None and isinstance(number, float) and math.isfinite(number):
+        quantum = decimal.Decimal(1).scaleb(-int(scale))
+        rounded = decimal.Decimal(repr(number)).quantize(quantum, rounding=decimal.ROUND_HALF_UP)
+        number = int(rounded) if int(scale) <= 0 or rounded == rounded.to_integral_value() else float(rounded)
+    elif scale is not None and int(scale) < 0 and isinstance(number, int):
+        number = int(decimal.Decimal(number).quantize(decimal.Decimal(1).scaleb(-int(scale)),
+                                                      rounding=decimal.ROUND_HALF_UP))
+    if precision is not None and scale is not None and abs(number) >= 10 ** (int(precision) - int(scale)):
+        raise ValueError("ORA-01438: value larger than specified precision allowed for this column")
+    return number
 
 
 def as_date(value: Any) -> str | None:
@@ -868,6 +890,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_to_char": (to_char, -1, True),
     "ora_to_number": (to_number, -1, True),
     "ora_as_date": (as_date, 1, True),
+    "ora_number_in": (number_in, -1, True),
     "ora_as_timestamp": (as_timestamp, -1, True),
     "ora_sysdate": (sysdate, 0, False),
     "ora_systimestamp": (systimestamp, 0, False),

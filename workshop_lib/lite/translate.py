@@ -167,6 +167,8 @@ class Translator:
             dims = exp.Literal.number(ctype.vector_dim) if ctype.vector_dim else exp.Null()
             fmt = exp.Literal.string(ctype.vector_format) if ctype.vector_format else exp.Null()
             return _anon("ora_to_vector", value, dims, fmt)
+        if ctype.type_class == "NUMBER" and ctype.data_type == "NUMBER":
+            return self._number_value(value, ctype)
         if ctype.type_class in DATETIME_TYPES:
             precision = _fraction_digits(ctype)
             if isinstance(value, exp.Literal) and value.is_string:
@@ -177,6 +179,19 @@ class Translator:
                 return _anon("ora_as_date", value)
             return _anon("ora_as_timestamp", value, *([exp.Literal.number(precision)] if precision < 6 else []))
         return value
+
+    def _number_value(self, value: exp.Expression, ctype: ColumnType) -> exp.Expression:
+        """A value written to a NUMBER[(p, s)] column: converted, rounded to the scale, checked against the
+        precision (ORA-01722, ORA-01438), as Oracle stores it; SQLite would keep text or every decimal."""
+        if isinstance(value, exp.Null):
+            return value
+        bounded = ctype.precision is not None and ctype.scale is not None
+        if isinstance(value, exp.Literal) and not value.is_string and not bounded:
+            return value  # a numeric literal needs no conversion
+        args = [value]
+        if bounded:
+            args += [exp.Literal.number(ctype.precision), exp.Literal.number(ctype.scale)]
+        return _anon("ora_number_in", *args)
 
     def _plan_insert(self, tree: exp.Insert) -> Plan:
         out, target = self._insert_tree(tree)
@@ -217,7 +232,7 @@ class Translator:
             if isinstance(select, exp.Select):
                 for i, proj in enumerate(select.expressions):
                     if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in (
-                            "JSON", "VECTOR", *DATETIME_TYPES):
+                            "JSON", "VECTOR", "NUMBER", *DATETIME_TYPES):
                         inner = proj.this if isinstance(proj, exp.Alias) else proj
                         inner.replace(self._coerce(inner.copy(), cols[names[i]]))
         self._qualify_target(table, owner, name)
