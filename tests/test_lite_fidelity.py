@@ -606,3 +606,20 @@ def test_number_columns_round_to_their_scale_and_check_their_precision(hr: LiteC
     finally:
         hr.rollback()
         cur.execute("drop table emp")
+
+
+def test_simple_dot_notation_on_a_json_column(hr: LiteConnection) -> None:
+    """python-oracledb's json_direct.py: ``select c.json_data.location from CustomersAsJson c``; field names
+    are case-sensitive; a missing field is NULL; an object comes back as a dict (Oracle 23ai's JSON type)."""
+    cur = hr.cursor()
+    cur.execute("create table CustomersAsJson (id number(9) not null primary key, json_data json)")
+    try:
+        doc = {"name": "Rod", "dept": "Sales", "location": "Germany", "addr": {"city": "Bonn", "Zip": 53111}}
+        cur.execute("insert into CustomersAsJson values (:1, :2)", [1, doc])
+        cur.execute("select c.json_data.location from CustomersAsJson c")
+        assert cur.fetchall() == [(doc["location"],)]
+        cur.execute("select c.json_data.addr, c.json_data.addr.city, c.json_data.addr.Zip, c.json_data.addr.zip "
+                    "from CustomersAsJson c")
+        assert cur.fetchall() == [(doc["addr"], "Bonn", 53111, None)]
+    finally:
+        cur.execute("drop table CustomersAsJson")

@@ -175,6 +175,15 @@ def json_query(doc: Any, path: str) -> str | None:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def json_dot(doc: Any, path: str) -> str | None:
+    """``alias.json_column.field...`` (simple dot notation on a JSON column): the value at ``path`` as JSON
+    text (a JSON scalar, object or array, as Oracle 23ai returns a JSON-type value); NULL when absent."""
+    data = _json_at(doc, path)
+    if data is _MISSING or data is None:
+        return None
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 def json_exists(doc: Any, path: str) -> int | None:
     """JSON_EXISTS(doc, path) as 1/0 (a condition)."""
     if doc is None:
@@ -885,6 +894,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_value": (json_value, 2, True),
     "ora_json_query": (json_query, 2, True),
     "ora_json_exists": (json_exists, 2, True),
+    "ora_json_dot": (json_dot, 2, True),
     "ora_to_date": (to_date, -1, True),
     "ora_to_timestamp": (to_timestamp, -1, True),
     "ora_to_char": (to_char, -1, True),

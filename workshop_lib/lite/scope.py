@@ -52,7 +52,7 @@ _FUNC_TYPES = {
     "ora_days_between": "NUMBER", "ora_seconds_between": "INTERVAL", "ora_interval": "INTERVAL",
     "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_round_date": "DATE", "ora_as_date": "DATE",
     "ora_as_timestamp": "TIMESTAMP", "ora_sdo_attribute": "NUMBER",
-    "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2",
+    "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2", "ora_json_dot": "JSON",
     "ora_next_day": "DATE", "ora_translate": "VARCHAR2",
 }
 DATETIME_TYPES = ("DATE", "TIMESTAMP")
@@ -201,6 +201,13 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
     """The Oracle type class of an expression, following columns through aliases and CTEs."""
     if isinstance(node, (exp.Alias, exp.Paren)):
         return infer_type(node.this, scope)
+    if isinstance(node, exp.Column) and node.args.get("db") is not None:
+        # alias.column.attribute: JSON dot notation gives JSON; SDO_POINT.X and the like give NUMBER
+        alias, column = name_of(node.args["db"] if node.args.get("catalog") is None else node.args["catalog"]), \
+            name_of(node.args["table"] if node.args.get("catalog") is None else node.args["db"])
+        source = scope.sources.get(alias)
+        kind = dict(source.columns).get(column) if source is not None else None
+        return "JSON" if kind == "JSON" else ("NUMBER" if kind == "SDO_GEOMETRY" else None)
     if isinstance(node, exp.Column):
         src, name = scope.resolve(node)
         if src is None:

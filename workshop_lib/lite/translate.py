@@ -16,6 +16,7 @@ are cached per statement text by the connection; DDL is executed by ddl.py.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
 
@@ -495,6 +496,15 @@ class Translator:
         scope = self._scope_for(node)
         source = scope.sources.get(parts[0])
         column_type = dict(source.columns).get(parts[1]) if source is not None else None
+        if column_type == "JSON":
+            # simple dot notation on a JSON column: field names are matched as written (case-sensitive)
+            raw = [node.args[k].this for k in ("catalog", "db", "table") if node.args.get(k) is not None]
+            fields = (raw + [node.this.this])[2:]
+            path = "$" + "".join(f".{json.dumps(f) if not re.fullmatch(r'[A-Za-z_][A-Za-z0-9_]*', f) else f}"
+                                 for f in fields)
+            column = exp.Column(this=exp.to_identifier(parts[1]), table=exp.to_identifier(parts[0]))
+            node.replace(_anon("ora_json_dot", column, exp.Literal.string(path)))
+            return
         if column_type != "SDO_GEOMETRY":
             return  # not an object attribute: left for the usual column resolution (and its ORA-00904)
         path = ".".join(parts[2:])
