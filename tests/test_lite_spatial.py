@@ -359,16 +359,52 @@ def test_within_distance_needs_a_spatial_index(owner: LiteConnection) -> None:
     assert cur.fetchone() == (0,)
 
 
-
 # --------------------------------------------------------------------------- secondary objects
 
-def test_the_tables_views_carry_oracles_secondary_and_dropped_columns(owner: LiteConnection) -> None:
-    """USER_/ALL_TABLES have SECONDARY and DROPPED as in Oracle, so `secondary = 'N'` runs in both backends."""
+REAL_TABLES_SQL = ("SELECT table_name FROM all_tables WHERE owner = :owner AND secondary = 'N' "
+                   "ORDER BY table_name")
+SECONDARY_SQL = "SELECT table_name FROM all_tables WHERE owner = :owner AND secondary = 'Y'"
+
+
+def _names(conn: LiteConnection, sql: str, **binds: object) -> list[str]:
+    with conn.cursor() as cur:
+        cur.execute(sql, **binds)
+        return [r[0] for r in cur.fetchall()]
+
+
+def test_a_spatial_index_lists_its_mdrt_table_as_a_secondary_object_as_oracle_does(owner: LiteConnection) -> None:
+    """Oracle's SPATIAL_INDEX_V2 leaves MDRT_<hex>$ (NODE_ID, NODE_LEVEL, INFO) in the owner's schema, SECONDARY = 'Y'."""
     with owner.cursor() as cur:
         cur.execute(INSERT_METADATA, t="PORTS", c="LOCATION")
         owner.commit()
         cur.execute(PORTS_INDEX)
-        cur.execute("SELECT table_name, secondary, dropped FROM all_tables WHERE owner = :o", o="SUPPLYCHAIN")
-        assert cur.fetchall() == [("PORTS", "N", "NO")]
-        cur.execute("SELECT table_name FROM user_tables WHERE secondary = 'N' AND dropped = 'NO'")
-        assert cur.fetchall() == [("PORTS",)]
+    secondary = _names(owner, SECONDARY_SQL, owner="SUPPLYCHAIN")
+    assert len(secondary) == 1 and secondary[0].startswith("MDRT_") and secondary[0].endswith("$")
+    assert _names(owner, "SELECT table_name FROM user_tables WHERE secondary = 'Y'") == secondary
+    assert _names(owner, REAL_TABLES_SQL, owner="SUPPLYCHAIN") == ["PORTS"]
+    assert _names(owner, "SELECT table_name FROM all_tables WHERE owner = :owner AND dropped = 'NO' "
+                         "ORDER BY table_name", owner="SUPPLYCHAIN") == sorted(["PORTS", secondary[0]])
+    cols = _names(owner, "SELECT column_name FROM all_tab_columns WHERE owner = :owner AND table_name = :t "
+                         "ORDER BY column_id", owner="SUPPLYCHAIN", t=secondary[0])
+    assert cols == ["NODE_ID", "NODE_LEVEL", "INFO"]
+    with owner.cursor() as cur:   # a real (empty) table, as in Oracle
+        cur.execute(f'SELECT COUNT(*) FROM supplychain."{secondary[0]}"')
+        assert cur.fetchone()[0] == 0
+        cur.execute("DROP INDEX supplychain.ports_location_sx")
+    assert _names(owner, SECONDARY_SQL, owner="SUPPLYCHAIN") == [], "dropping the index drops its table"
+    with owner.cursor() as cur:
+        cur.execute(PORTS_INDEX)
+        assert len(_names(owner, SECONDARY_SQL, owner="SUPPLYCHAIN")) == 1
+        cur.execute("DROP TABLE supplychain.ports PURGE")
+    assert _names(owner, "SELECT table_name FROM all_tables WHERE owner = :owner", owner="SUPPLYCHAIN") == []
+
+
+def test_the_seeded_catalog_has_two_mdrt_tables_that_real_table_queries_skip(tmp_path: Path) -> None:
+    from workshop_lib.config import SEED_TABLES, SPATIAL_INDEXES
+    from workshop_lib.seed import run_seed
+
+    with connect(tmp_path, "SUPPLYCHAIN") as owner:
+        run_seed(owner, atomic=True, label="lite")
+        secondary = _names(owner, SECONDARY_SQL, owner="SUPPLYCHAIN")
+        assert len(secondary) == len(SPATIAL_INDEXES)
+        assert sorted(_names(owner, REAL_TABLES_SQL, owner="SUPPLYCHAIN")) == sorted(SEED_TABLES)

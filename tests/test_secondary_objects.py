@@ -1,25 +1,20 @@
-"""Index internals and the catalog: every reader of ALL_TABLES keeps to real tables (``secondary = 'N'``).
+"""Index internals in the catalog: lite lists a spatial index's MDRT_…$ table with SECONDARY = 'Y', as Oracle does.
 
-Oracle lists a spatial index's MDRT_…$ table (and Oracle Text's DR$… tables)
-in ALL_/USER_TABLES with SECONDARY = 'Y'. The Oracle side (grants,
-OWNED_TABLES_SQL) is unit-tested in test_oracle_unit.py and run for real in
-test_oracle_integration.py; here: the TODO 1 check and its solution filter
-them. (Lite does not create MDRT tables yet: the reference scanner must
-filter them first - see docs/oracle.md.)
+So a scanner, a check or a learner's query meets the same catalog in both
+backends, and every one of them must keep to real tables (``secondary = 'N'``).
+The Oracle side (grants, OWNED_TABLES_SQL) is unit-tested in
+test_oracle_unit.py and run for real in test_oracle_integration.py.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from workshop_lib.backends.lite import connect_lite as connect
-from workshop_lib.config import SCHEMA, SEED_TABLES
+from workshop_lib.config import SCHEMA, SEED_TABLES, SPATIAL_INDEXES
 from workshop_lib.seed import run_seed
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -32,16 +27,31 @@ def seeded(tmp_path_factory: pytest.TempPathFactory):
     conn.close()
 
 
+def _secondary(conn) -> list[str]:
+    with conn.cursor() as cur:
+        cur.execute("SELECT table_name FROM all_tables WHERE owner = :o AND secondary = 'Y'", o=SCHEMA)
+        return sorted(r[0] for r in cur.fetchall())
+
+
+def test_the_seed_leaves_one_mdrt_table_per_spatial_index(seeded) -> None:
+    secondary = _secondary(seeded)
+    assert len(secondary) == len(SPATIAL_INDEXES) and all(t.startswith("MDRT_") for t in secondary)
+
+
 def test_the_todo1_check_and_the_solution_keep_to_real_tables(seeded) -> None:
-    import importlib
+    from workshop_lib.checks.todo1 import _catalog_tables
 
-    todo1 = importlib.import_module("workshop_lib.checks.todo1")
+    assert sorted(_catalog_tables(seeded, SCHEMA)) == sorted(SEED_TABLES)
+    solution = Path(__file__).resolve().parent.parent / "solutions" / "02_memory_and_scanner" / \
+        "02_memory_and_scanner.ipynb"
+    assert "WHERE t.owner = :owner AND t.secondary = 'N'" in solution.read_text(encoding="utf-8")
 
-    assert sorted(todo1._catalog_tables(seeded, SCHEMA)) == sorted(SEED_TABLES)
-    source = Path(todo1.__file__).read_text(encoding="utf-8")
-    assert "AND secondary = 'N'" in source
-    nb = json.loads((REPO / "solutions" / "02_memory_and_scanner" / "02_memory_and_scanner.ipynb")
-                    .read_text(encoding="utf-8"))
-    cells = ["".join(c["source"]) for c in nb["cells"]]
-    assert any("WHERE t.owner = :owner AND t.secondary = 'N'" in c for c in cells)
-    assert any("`AND t.secondary = 'N'`" in c for c in cells), "the instructions state the rule"
+
+def test_the_reference_scanner_ignores_index_internals(seeded) -> None:
+    from workshop_lib.scanner import scan_columns, scan_tables
+
+    secondary = set(_secondary(seeded))
+    assert secondary
+    tables = {f.subject.split(".", 1)[1] for f in scan_tables(seeded, SCHEMA)}
+    columns = {f.subject.split(".")[1] for f in scan_columns(seeded, SCHEMA)}
+    assert not (tables | columns) & secondary

@@ -37,6 +37,16 @@ def solution(conn, owner):
             for table, comment in rows]
 
 
+def mutant_index_internals_included(conn, owner):
+    """Wrong: no secondary = 'N', so a spatial index's MDRT_…$ tables become facts."""
+    owner = owner.upper()
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL.replace(" AND t.secondary = 'N'", ""), owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
+                 metadata=_meta(owner, table)) for table, comment in rows]
+
+
 def mutant_owner_not_upper_cased(conn, owner):
     """Uses the owner as given: _scan_tables(conn, 'supplychain') finds no tables."""
     with conn.cursor() as cur:

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import zlib
 from dataclasses import dataclass
 
 CATALOG_SCHEMA = "LITECAT"
 SDO_METADATA_TABLE = "SDO_GEOM_METADATA_TABLE"
 
 CATALOG_DDL = [
-    # SECONDARY = 'Y' would mark a table a domain index created for itself (Oracle's MDRT_…$ of a
-    # spatial index); ALL_/USER_TABLES expose the column so `secondary = 'N'` runs in both backends.
+    # SECONDARY = 'Y': a table a domain index created for itself (a spatial index's MDRT_…$ table),
+    # listed by the dictionary views as Oracle lists it, never created by a learner's DDL.
     """CREATE TABLE IF NOT EXISTS LITECAT.TABLES (
         OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, CREATED TEXT,
         SECONDARY TEXT NOT NULL DEFAULT 'N',
@@ -305,3 +306,53 @@ def forget_table(con: sqlite3.Connection, owner: str, table: str) -> None:
         con.execute(f"DELETE FROM LITECAT.{name} WHERE OWNER = ? AND TABLE_NAME = ?", (owner, table))
     con.execute("DELETE FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ?", (owner, table))
 
+
+# --- secondary objects: a spatial index's MDRT_…$ table ------------------------------------------
+#
+# Oracle's spatial index (MDSYS.SPATIAL_INDEX_V2) keeps its R-tree in a table MDRT_<hex>$ in the
+# schema of the indexed table's owner, with columns NODE_ID, NODE_LEVEL, INFO; USER_TABLES and
+# ALL_TABLES list it with SECONDARY = 'Y' (a Data Cartridge secondary object), and dropping the
+# index (or its table) drops it. Lite creates the same (empty) table so that a scanner or a check
+# reading the dictionary meets the same catalog in both backends.
+
+SPATIAL_INDEX_TABLE_COLUMNS = (
+    ("NODE_ID", ColumnType("NUMBER", "NUMBER", "NUMERIC", 22)),
+    ("NODE_LEVEL", ColumnType("NUMBER", "NUMBER", "NUMERIC", 22)),
+    ("INFO", ColumnType("BLOB", "BLOB", "BLOB", 4000)),
+)
+
+
+def spatial_index_table_name(owner: str, index: str) -> str:
+    """``MDRT_<hex>$`` for ``owner.index`` (Oracle derives the hex from an object number; lite from the name)."""
+    return f"MDRT_{zlib.crc32(f'{owner}.{index}'.encode('utf-8')) & 0xFFFFF:X}$"
+
+
+def create_spatial_index_table(con: sqlite3.Connection, db: str, owner: str, index: str) -> str:
+    """Create the spatial index's MDRT table (in SQLite database ``db``) and list it as SECONDARY = 'Y'."""
+    name = spatial_index_table_name(owner, index)
+    cols = ", ".join(f'"{c}" {t.sqlite_type}' for c, t in SPATIAL_INDEX_TABLE_COLUMNS)
+    con.execute(f'CREATE TABLE IF NOT EXISTS "{db}"."{name}" ({cols})')
+    forget_table(con, owner, name)
+    con.execute("INSERT INTO LITECAT.TABLES (OWNER, TABLE_NAME, CREATED, SECONDARY) "
+                "VALUES (?, ?, datetime('now'), 'Y')", (owner, name))
+    for position, (cname, ctype) in enumerate(SPATIAL_INDEX_TABLE_COLUMNS, start=1):
+        con.execute(
+            "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
+            "DATA_LENGTH, NULLABLE) VALUES (?, ?, ?, ?, ?, ?, ?, 'Y')",
+            (owner, name, position, cname, ctype.data_type, ctype.type_class, ctype.length))
+    return name
+
+
+def drop_spatial_index_tables(con: sqlite3.Connection, db: str, owner: str, *, index: str | None = None,
+                              table: str | None = None) -> None:
+    """Drop the MDRT table of spatial index ``owner.index``, or of every spatial index on ``owner.table``."""
+    if index is not None:
+        names = [index]
+    else:
+        names = [r[0] for r in con.execute(
+            "SELECT INDEX_NAME FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ? "
+            "AND ITYP_OWNER = 'MDSYS'", (owner, table))]
+    for name in names:
+        mdrt = spatial_index_table_name(owner, name)
+        con.execute(f'DROP TABLE IF EXISTS "{db}"."{mdrt}"')
+        forget_table(con, owner, mdrt)

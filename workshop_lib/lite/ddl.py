@@ -321,6 +321,7 @@ def _drop_table(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
         raise error(ERR_UNSUPPORTED_CASCADE, children=", ".join(c[0] for c in children), owner=owner, table=table)
     con.execute("PRAGMA defer_foreign_keys = ON")
     con.execute(f'DROP TABLE "{db}"."{table}"')
+    catalog.drop_spatial_index_tables(con, db, owner, table=table)
     catalog.forget_table(con, owner, table)
     return DdlResult("DROP TABLE", owner, table)
 
@@ -451,6 +452,8 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
         "UNIQUENESS, ITYP_OWNER, ITYP_NAME, PARAMETERS) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (owner, name, t_owner, table, ",".join(col_names), index_type,
          "UNIQUE" if variety == "UNIQUE" else "NONUNIQUE", ityp_owner, ityp_name, parameters))
+    if ityp_owner == "MDSYS":  # Oracle's MDRT_…$ table, SECONDARY = 'Y' (catalog.py)
+        catalog.create_spatial_index_table(con, _db(conn, t_owner), t_owner, name)
     return DdlResult("CREATE INDEX", t_owner, table)
 
 
@@ -534,6 +537,8 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
             return DdlResult("DROP INDEX")
         raise error(ERR_INDEX_DOES_NOT_EXIST)
     con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
+    if row[2] == "DOMAIN":
+        catalog.drop_spatial_index_tables(con, _db(conn, row[0]), row[0], index=name)
     if row[2] in ("NORMAL", "UNIQUE"):
         con.execute(f'DROP INDEX IF EXISTS "{_db(conn, row[0])}"."{name}"')
     return DdlResult("DROP INDEX", row[0], row[1])
