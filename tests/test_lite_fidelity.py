@@ -623,3 +623,40 @@ def test_simple_dot_notation_on_a_json_column(hr: LiteConnection) -> None:
         assert cur.fetchall() == [(doc["addr"], "Bonn", 53111, None)]
     finally:
         cur.execute("drop table CustomersAsJson")
+
+
+# --------------------------------------------------------------------------- AI Vector Search examples
+
+GALAXIES = {1: ("M31", [0, 2, 2, 0, 0]), 2: ("M33", [0, 0, 1, 0, 0]), 3: ("M58", [1, 1, 1, 0, 0])}
+
+
+@pytest.fixture()
+def galaxies(hr: LiteConnection):
+    """The AI Vector Search User's Guide's GALAXIES table (a three-row subset, five dimensions)."""
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE galaxies (id NUMBER, name VARCHAR2(50), embedding VECTOR)")
+    cur.executemany("INSERT INTO galaxies VALUES (:1, :2, :3)", [(k, n, str(v)) for k, (n, v) in GALAXIES.items()])
+    hr.commit()
+    yield cur
+    cur.execute("DROP TABLE galaxies")
+
+
+def _l2(a: list[float], b: list[float]) -> float:
+    return math.dist(a, b)
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("SELECT name FROM galaxies WHERE name <> 'NGC1073' ORDER BY VECTOR_DISTANCE(embedding, "
+     "(SELECT embedding FROM galaxies WHERE name = 'M31'), COSINE) FETCH EXACT FIRST 2 ROWS ONLY",
+     [(GALAXIES[k][0],) for k in sorted(GALAXIES, key=lambda k: _cosine_distance(GALAXIES[k][1], GALAXIES[1][1]))[:2]]),
+    ("SELECT id, ROUND(L2_DISTANCE(embedding, TO_VECTOR('[0,0,1,0,0]')), 6), "
+     "ROUND(COSINE_DISTANCE(embedding, TO_VECTOR('[0,0,1,0,0]')), 6), "
+     "INNER_PRODUCT(embedding, TO_VECTOR('[0,0,1,0,0]')) FROM galaxies ORDER BY id",
+     [(k, round(_l2(v, [0, 0, 1, 0, 0]), 6), round(_cosine_distance(v, [0, 0, 1, 0, 0]), 6), v[2])
+      for k, (_, v) in sorted(GALAXIES.items())]),
+    ("SELECT COUNT(*) FROM galaxies WHERE VECTOR_DISTANCE(embedding, TO_VECTOR('[0,1,1,0,0]'), COSINE) < 0.25",
+     [(sum(1 for _, v in GALAXIES.values() if _cosine_distance(v, [0, 1, 1, 0, 0]) < 0.25),)]),
+])
+def test_vector_search_examples(galaxies, sql: str, expected: list) -> None:
+    galaxies.execute(sql)
+    assert galaxies.fetchall() == expected

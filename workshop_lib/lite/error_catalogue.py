@@ -279,7 +279,6 @@ ERR_UNSUPPORTED_EXTRACT = _unsupported("EXTRACT({unit} FROM ...)")
 ERR_UNSUPPORTED_DATE_OF_EXPRESSION = _unsupported("DATE applied to an expression", "use TO_DATE(text, 'YYYY-MM-DD')")
 ERR_UNSUPPORTED_FETCH_OPTION = _unsupported("FETCH FIRST ... {option}", "use FETCH FIRST n ROWS ONLY")
 ERR_UNSUPPORTED_JSON_QUERY_OPTIONS = _unsupported("JSON_QUERY with options", "use JSON_QUERY(col, '$.path')")
-ERR_UNSUPPORTED_DISTANCE_FUNCTION = _unsupported("{function}", "use VECTOR_DISTANCE(a, b, COSINE) or DOT")
 ERR_UNSUPPORTED_CONTAINS_EXPRESSION = _unsupported("CONTAINS on an expression", "CONTAINS takes an indexed column")
 ERR_UNSUPPORTED_CONTAINS_CORRELATED = _unsupported("a CONTAINS query that depends on other columns",
                                                    "pass the text query as a bind variable: CONTAINS(col, :kw, 1) > 0")

@@ -19,7 +19,7 @@ from typing import Callable
 
 from sqlglot import exp
 
-from .dialect import Oracle
+from .dialect import Oracle, VectorEmbedding
 from .error_catalogue import ERR_INVALID_IDENTIFIER, ERR_NOT_A_GROUP_BY_EXPRESSION, ERR_NOT_SINGLE_GROUP, error
 from .scope import Scope, name_of
 
@@ -27,6 +27,22 @@ from .scope import Scope, name_of
 # parentheses); lite handles or refuses each elsewhere.
 PSEUDO_COLUMNS = {"USER", "UID", "ROWID", "ROWNUM", "LEVEL", "SYSDATE", "SYSTIMESTAMP", "CURRENT_DATE",
                   "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NULL", "ORA_ROWSCN", "CONNECT_BY_ISLEAF"}
+
+
+# Functions whose later arguments are keywords written as identifiers (a metric, a vector format), not columns
+_KEYWORD_ARGUMENTS = {"VECTOR_DISTANCE": 2, "TO_VECTOR": 1, "VECTOR": 1}
+
+
+def _is_keyword(column: exp.Column) -> bool:
+    """True for an identifier that is a function's keyword argument (``COSINE``, ``FLOAT32``) or a
+    VECTOR_EMBEDDING model name, which Oracle does not resolve as a column."""
+    parent = column.parent
+    if isinstance(parent, VectorEmbedding) and parent.this is column:
+        return True
+    if isinstance(parent, exp.Anonymous) and column.args.get("table") is None:
+        first_keyword = _KEYWORD_ARGUMENTS.get(parent.name.upper())
+        return first_keyword is not None and column in parent.expressions[first_keyword:]
+    return False
 
 
 def _key(node: exp.Expression) -> str:
@@ -94,7 +110,7 @@ def check_group_by(select: exp.Select) -> None:
         if isinstance(node, exp.Column):
             if isinstance(node.this, exp.Star):
                 return node
-            if not node.args.get("table") and name_of(node.this) in PSEUDO_COLUMNS:
+            if (not node.args.get("table") and name_of(node.this) in PSEUDO_COLUMNS) or _is_keyword(node):
                 return None
             return node
         if isinstance(node, exp.Star):
@@ -150,7 +166,7 @@ def check_names(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]
     for column in select.find_all(exp.Column):
         if column.find_ancestor(exp.Select) is not select or column.args.get("table") is not None:
             continue
-        if isinstance(column.this, exp.Star):
+        if isinstance(column.this, exp.Star) or _is_keyword(column):
             continue
         name = name_of(column.this)
         in_where = where is not None and column.find_ancestor(exp.Where) is where

@@ -25,7 +25,7 @@ from .dialect import NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
     ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
-    ERR_UNSUPPORTED_DISTANCE_FUNCTION, ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
+    ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
     ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
@@ -53,7 +53,6 @@ _RENAMES = {
     "SDO_GEOMETRY": "ora_sdo_geometry", "SDO_POINT_TYPE": "ora_sdo_point",
     "SDO_WITHIN_DISTANCE": "ora_sdo_within_distance", "TRUNC": "ora_trunc",
     "SDO_DIM_ARRAY": "ora_sdo_dim_array", "SDO_DIM_ELEMENT": "ora_sdo_dim_element",
-    "COSINE_DISTANCE": None, "INNER_PRODUCT": None,
 }
 
 # --------------------------------------------------------------------------- rewrites
@@ -453,8 +452,6 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
         return node  # already lite's (written by an earlier rewrite)
     if fname in _RENAMES:
         target = _RENAMES[fname]
-        if target is None:
-            raise error(ERR_UNSUPPORTED_DISTANCE_FUNCTION, function=fname)
         args = list(node.expressions)
         if fname in ("TO_VECTOR", "VECTOR"):
             # TO_VECTOR(text [, dimensions [, format]]): format and * are written as identifiers
@@ -591,6 +588,24 @@ def distance_operators(node: exp.Expression) -> exp.Expression:
     return _anon("VECTOR_DISTANCE", node.this, node.expression, exp.column(metric))
 
 
+_DISTANCE_FUNCTIONS = {"L1_DISTANCE": "MANHATTAN", "L2_DISTANCE": "EUCLIDEAN", "COSINE_DISTANCE": "COSINE",
+                       "INNER_PRODUCT": "DOT"}
+
+
+def distance_functions(node: exp.Expression) -> exp.Expression:
+    """Oracle 23ai's shorthand functions ``L1_DISTANCE``, ``L2_DISTANCE``, ``COSINE_DISTANCE`` are
+    ``VECTOR_DISTANCE(a, b, MANHATTAN|EUCLIDEAN|COSINE)``; ``INNER_PRODUCT(a, b)`` is the dot product, which
+    is ``-VECTOR_DISTANCE(a, b, DOT)`` (the DOT metric is the negated product)."""
+    if isinstance(node, (exp.EuclideanDistance, exp.CosineDistance)):
+        metric = "EUCLIDEAN" if isinstance(node, exp.EuclideanDistance) else "COSINE"
+        return _anon("VECTOR_DISTANCE", node.this, node.expression, exp.column(metric))
+    if isinstance(node, exp.Anonymous) and node.name.upper() in _DISTANCE_FUNCTIONS and len(node.expressions) == 2:
+        name = node.name.upper()
+        call = _anon("VECTOR_DISTANCE", *node.expressions, exp.column(_DISTANCE_FUNCTIONS[name]))
+        return exp.Neg(this=exp.Paren(this=call)) if name == "INNER_PRODUCT" else call
+    return node
+
+
 def insert_from_parenthesised_query(node: exp.Expression) -> exp.Expression:
     """``INSERT INTO t (cols) (SELECT ...)``: Oracle allows the query in parentheses, SQLite does not."""
     if isinstance(node, exp.Insert) and isinstance(node.expression, exp.Subquery) \
@@ -636,7 +651,8 @@ def quantified_comparison(node: exp.Expression) -> exp.Expression:
 #: Checks run on every node of a freshly parsed statement (they raise or return the node).
 REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
-PARSE_PASSES: tuple[Pass, ...] = (distance_operators, insert_from_parenthesised_query, quantified_comparison)
+PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
+                                  quantified_comparison)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:
