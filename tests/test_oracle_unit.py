@@ -130,7 +130,7 @@ class FakeOracle:
                 raise OraError("ORA-00942: table or view does not exist")
             src = self.roles if "ROLE_PRIVS" in u else self.sys_privs
             return [(r,) for r in sorted(src.get(p["name"], ()))]
-        if "FROM V$PARAMETER WHERE NAME = 'VECTOR_MEMORY_SIZE'" in u:
+        if "FROM V$PARAMETER WHERE NAME = 'VECTOR_MEMORY_SIZE'" in u or "FROM V$VECTOR_MEMORY_POOL" in u:
             if self.vector_memory_size is None:
                 raise OraError("ORA-00942: table or view does not exist")
             return [(str(self.vector_memory_size),)]
@@ -727,11 +727,11 @@ def test_wait_for_the_vector_pool_covers_the_startup_hooks_restart():
     """Login works before the hook runs; the hook sets the SPFILE and restarts; only then is the pool sized."""
     mb = 1024 * 1024
     timeline = iter([
-        ScriptedConn({"v$parameter": [("0",)]}),                        # open, hook not run yet
-        ScriptedConn({"v$parameter": OraError("ORA-01089: immediate shutdown or close in progress")}),
+        pool_conn(0),                                                   # open, hook not run yet
+        pool_conn(OraError("ORA-01089: immediate shutdown or close in progress")),
         OraError("ORA-12514: TNS:listener does not currently know of service"),   # restarting
         OraError("ORA-01033: ORACLE initialization or shutdown in progress"),
-        ScriptedConn({"v$parameter": [(str(256 * mb),)]}),              # after the restart
+        pool_conn(0, 240 * mb),                 # after the restart (the PDB's own parameter stays 0)
     ])
     used = []
 
@@ -752,13 +752,13 @@ def test_wait_for_the_vector_pool_covers_the_startup_hooks_restart():
 
 def test_wait_for_the_vector_pool_gives_up_with_the_hooks_log():
     def connect():
-        return ScriptedConn({"v$parameter": [(str(64 * 1024 * 1024),)]})
+        return pool_conn(64 * 1024 * 1024)
 
     with pytest.raises(DatabaseNotReady) as info:
         wait_for_database(settings_for(), timeout_s=0.05, echo=lambda m: None, interval_s=0.01,
                           connect=connect, vector_pool_mb=256)
     assert "64 MB, not yet 256 MB" in str(info.value) and "logs db" in str(info.value)
-    unreadable = lambda: ScriptedConn({"v$parameter": OraError("ORA-00942: table or view does not exist")})
+    unreadable = lambda: pool_conn(OraError("ORA-00942: table or view does not exist"))
     notes: list[str] = []
     assert wait_for_database(settings_for(), timeout_s=1, echo=notes.append, interval_s=0.01,
                              connect=unreadable, vector_pool_mb=256) < 1
@@ -886,23 +886,33 @@ def test_text_index_check_states():
     assert not missing.ok and "ORA-29855" in missing.fix and "CTXAPP" not in missing.fix
 
 
+def pool_conn(parameter, allocated=None, **more):
+    """A session that reads VECTOR_MEMORY_SIZE (V$PARAMETER) and the pool's allocation (V$VECTOR_MEMORY_POOL)."""
+    def rows(value):
+        return value if isinstance(value, Exception) else [(str(value),)]
+    return ScriptedConn({"v$parameter": rows(parameter),
+                         "v$vector_memory_pool": rows(parameter if allocated is None else allocated), **more})
+
+
 def test_vector_pool_check_degrades_without_privileges():
     no_access = OraError("ORA-00942: table or view does not exist")
     settings = settings_for(ORACLE_ADMIN_PASSWORD=None)
-    check = D.check_vector_pool(ScriptedConn({"v$parameter": no_access,
-                                              "index_type = 'vector'": [(1,)]}), settings)
+    check = D.check_vector_pool(pool_conn(no_access, **{"index_type = 'vector'": [(1,)]}), settings)
     assert check.ok and "SELECT_CATALOG_ROLE" in check.detail
-    empty = D.check_vector_pool(ScriptedConn({"v$parameter": [("0",)]}), settings)
+    empty = D.check_vector_pool(pool_conn(0), settings)
     assert not empty.ok and "VECTOR_MEMORY_SIZE is 0" in empty.detail
     assert "ALTER SYSTEM SET vector_memory_size = 256M SCOPE = BOTH" in empty.fix and "DBA" in empty.fix
-    sized = D.check_vector_pool(ScriptedConn({"v$parameter": [(str(256 * 1024 * 1024),)]}), settings)
+    sized = D.check_vector_pool(pool_conn(256 * 1024 * 1024), settings)
     assert sized.ok and "256 MB" in sized.detail
+    # in a PDB the parameter is the PDB's own limit (0 when only CDB$ROOT sets the pool); the allocation counts
+    pdb = D.check_vector_pool(pool_conn(0, 250 * 1024 * 1024), settings)
+    assert pdb.ok and "250 MB" in pdb.detail
     assert VP.VECTOR_MEMORY_SIZE_SQL == "SELECT value FROM v$parameter WHERE name = 'vector_memory_size'"
 
 
 def test_vector_pool_check_sizes_the_request_for_a_class():
     settings = settings_for(ORACLE_ADMIN_PASSWORD=None)
-    small = ScriptedConn({"v$parameter": [(str(256 * 1024 * 1024),)]})
+    small = pool_conn(256 * 1024 * 1024)
     check = D.check_vector_pool(small, settings, schemas=31)       # AGENT + 30 learners
     assert not check.ok and "31 schema(s) x 10,000 memories" in check.detail
     mb = VP.recommended_mb(31)

@@ -72,15 +72,29 @@ def workshop_schemas(conn: Any) -> int:
         raise
 
 
-def read_vector_memory_size(conn: Any) -> int | None:
-    """``VECTOR_MEMORY_SIZE`` in bytes, or None when this user may not read V$PARAMETER."""
+# What the pool holds, seen from the session's container. In a PDB, VECTOR_MEMORY_SIZE is the PDB's own
+# limit and may read 0 when only CDB$ROOT sets the pool (as the devcontainer's hook does), while
+# V$VECTOR_MEMORY_POOL shows what is allocated to the container; the larger of the two counts.
+VECTOR_POOL_ALLOC_SQL = "SELECT NVL(SUM(alloc_bytes), 0) FROM v$vector_memory_pool"
+
+
+def _read(conn: Any, sql: str) -> int | None:
     try:
-        value = _scalar(conn, VECTOR_MEMORY_SIZE_SQL)
+        value = _scalar(conn, sql)
     except Exception as exc:  # noqa: BLE001 - no SELECT_CATALOG_ROLE is normal for AGENT
         if any(code in error_codes(exc) for code in ("ORA-00942", "ORA-01031")):
             return None
         raise
     return int(value or 0)
+
+
+def read_vector_memory_size(conn: Any) -> int | None:
+    """Bytes of Vector Pool this container has: max(VECTOR_MEMORY_SIZE, V$VECTOR_MEMORY_POOL's allocation).
+
+    None when this user may read neither view (AGENT without SELECT_CATALOG_ROLE).
+    """
+    found = [v for v in (_read(conn, VECTOR_MEMORY_SIZE_SQL), _read(conn, VECTOR_POOL_ALLOC_SQL)) if v is not None]
+    return max(found) if found else None
 
 
 def pool_problem(size: int | None, *, schemas: int = 1, memories: int = DEFAULT_MEMORIES,
