@@ -145,6 +145,20 @@ def test_supplychain_holds_only_what_its_seed_needs(settings, bootstrapped):
     assert not {"DB_DEVELOPER_ROLE", "CTXAPP"} & roles and "CREATE MINING MODEL" not in privileges
 
 
+def test_ora_29855_is_diagnosed_from_the_oracle_text_error_under_it(agent):
+    """A CONTEXT index naming a lexer that does not exist: ORA-29855 over DRG-10700, explained as such."""
+    with agent.cursor() as cur:
+        cur.execute("CREATE TABLE ws_ctx_probe (id NUMBER PRIMARY KEY, txt VARCHAR2(100))")
+        try:
+            with pytest.raises(Exception) as info:
+                cur.execute("CREATE INDEX ws_ctx_probe_ix ON ws_ctx_probe(txt) INDEXTYPE IS CTXSYS.CONTEXT "
+                            "PARAMETERS ('LEXER ws_no_such_lexer')")
+        finally:
+            cur.execute("DROP TABLE ws_ctx_probe PURGE")   # drops the half-built index with it
+    d = diagnose(info.value)
+    assert d.code == "ORA-29855" and "DRG-10700" in d.cause and "CTXAPP" not in str(d), str(info.value)
+
+
 def test_seed_is_complete(settings, bootstrapped):
     conn = connect_as(settings, SCHEMA, settings.supplychain_password)
     try:
