@@ -26,9 +26,11 @@ def _leg_sql(leg: str, *, scoped: bool = True, drop_tool_output: bool = True) ->
     if drop_tool_output:
         where.append("NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'")
     if leg == "vector":
-        return (f"SELECT c.source_id, MIN(VECTOR_DISTANCE(c.embedding, VECTOR_EMBEDDING({EMBED_MODEL} USING :q "
-                f"AS DATA), COSINE)) AS distance FROM {CHUNKS_TABLE} c JOIN {MEMORY_TABLE} m ON m.record_id = "
-                "c.source_id WHERE c.source_record_type = 'memory' AND c.status = 'valid' AND "
+        # the question is embedded once (CTE q), not once per chunk row inside the aggregate
+        return (f"WITH q AS (SELECT VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA) AS v FROM dual) "
+                "SELECT c.source_id, MIN(VECTOR_DISTANCE(c.embedding, q.v, COSINE)) AS distance "
+                f"FROM {CHUNKS_TABLE} c JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id CROSS JOIN q "
+                "WHERE c.source_record_type = 'memory' AND c.status = 'valid' AND "
                 + " AND ".join(where) + " GROUP BY c.source_id")
     return (f"SELECT m.record_id, SCORE(1) AS score FROM {MEMORY_TABLE} m WHERE CONTAINS(m.content, :kw, 1) > 0 AND "
             + " AND ".join(where))
