@@ -311,6 +311,16 @@ CORPUS: list[Item] = [
          Refused("ORA-03001", "ORDER BY in JSON_ARRAYAGG")),
     Item(SQL_REF, "SELECT employee_id, RATIO_TO_REPORT(salary) OVER () FROM employees",
          Refused("ORA-00904", "RATIO_TO_REPORT")),
+    # where SQLite's built-ins differ from Oracle's (results from the SQL Language Reference's rules)
+    Item(HR_SCHEMA, "SELECT COUNT(*) FROM employees WHERE last_name LIKE 'k%'", Rows([(0,)])),  # case-sensitive
+    Item(HR_SCHEMA, "SELECT first_name || ' ' || commission_pct || '|' FROM employees WHERE employee_id = 100",
+         Rows([("Steven |",)])),    # a NULL operand of || is the empty string
+    Item(SQL_REF, "SELECT CONCAT(NULL, 'y'), NULL || NULL FROM dual", Rows([("y", None)])),
+    Item(SQL_REF, "SELECT SUBSTR('ABCDEFG', 0, 3), SUBSTR('ABCDEFG', -3, 2), SUBSTR('ABC', 2, -1) FROM dual",
+         Rows([("ABC", "EF", None)])),
+    Item(SQL_REF, "SELECT REPLACE('JACK and JUE', 'J', 'BL'), REPLACE('abcabc', 'b'), REPLACE('abc', 'b', NULL) "
+                  "FROM dual", Rows([("BLACK and BLUE", "acac", "ac")])),
+    Item(SQL_REF, "SELECT UPPER('école'), LOWER('ÉCOLE') FROM dual", Rows([("ÉCOLE", "école")])),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

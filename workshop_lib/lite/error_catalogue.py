@@ -338,6 +338,8 @@ _SQLITE_PATTERNS: list[tuple[re.Pattern[str], ErrorSpec, Callable[[re.Match[str]
      lambda m: {"column": m.group(1).upper()}),
     (re.compile(r"no such function: (\w+)"), ERR_SQLITE_NO_SUCH_FUNCTION, lambda m: {"function": m.group(1).upper()}),
     (re.compile(r"database is locked"), ERR_SQLITE_LOCKED, lambda m: {}),
+    (re.compile(r"wrong number of arguments to function (\w+)\(\)"), ERR_WRONG_NUMBER_OF_ARGUMENTS,
+     lambda m: {"function": m.group(1).upper()}),
     (re.compile(r"default value of column \[(\w+)\] is not constant"), ERR_UNSUPPORTED_DEFAULT,
      lambda m: {"column": m.group(1).upper()}),
 ]

@@ -698,6 +698,57 @@ def instr(text: Any, search: Any, start: Any = 1, nth: Any = 1) -> int | None:
     return found + 1
 
 
+def oracle_replace(text: Any, search: Any, replacement: Any = None) -> str | None:
+    """REPLACE(text, search[, replacement]): a NULL or missing replacement removes ``search``; a NULL
+    ``search`` leaves the text; an empty result is NULL (SQLite's replace() returns NULL for NULL args)."""
+    if text is None:
+        return None
+    if search is None or search == "":
+        return str(text)
+    return str(text).replace(str(search), "" if replacement is None else str(replacement)) or None
+
+
+def oracle_substr(text: Any, position: Any, length: Any = None) -> str | None:
+    """SUBSTR(text, position[, length]) as Oracle defines it: position 0 is 1, a negative one counts from
+    the end, a length below 1 (or a start past the end) gives NULL."""
+    if text is None or position is None:
+        return None
+    text, position = str(text), int(position)
+    if position == 0:
+        position = 1
+    start = position - 1 if position > 0 else len(text) + position
+    if start < 0 or start >= len(text):
+        return None
+    if length is None:
+        return text[start:] or None
+    count = int(math.floor(float(length)))
+    return text[start:start + count] or None if count >= 1 else None
+
+
+def _simple_case(text: str, upper: bool) -> str:
+    """Oracle's UPPER/LOWER map each character to one character (SQLite's only map ASCII; Python maps
+    'ß' to 'SS')."""
+    out = []
+    for ch in text:
+        mapped = ch.upper() if upper else ch.lower()
+        out.append(mapped if len(mapped) == 1 else ch)
+    return "".join(out)
+
+
+def oracle_upper(text: Any) -> Any:
+    """UPPER for every alphabet (SQLite's built-in upper() leaves non-ASCII letters as they are)."""
+    if not isinstance(text, str):
+        return text if text is None else _simple_case(str(text), True)
+    return text.upper() if text.isascii() else _simple_case(text, True)
+
+
+def oracle_lower(text: Any) -> Any:
+    """LOWER for every alphabet (see :func:`oracle_upper`)."""
+    if not isinstance(text, str):
+        return text if text is None else _simple_case(str(text), False)
+    return text.lower() if text.isascii() else _simple_case(text, False)
+
+
 def next_day(value: Any, weekday: Any) -> str | None:
     """NEXT_DAY(date, 'MONDAY'): the first such weekday after the date (English names or abbreviations)."""
     if value is None or weekday is None:
@@ -927,6 +978,11 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_rpad": (rpad, -1, True),
     "ora_instr": (instr, -1, True),
     "ora_next_day": (next_day, 2, True),
+    "ora_replace": (oracle_replace, -1, True),
+    "ora_substr": (oracle_substr, -1, True),
+    # SQLite's own upper()/lower() only know ASCII: replaced for the connection, Oracle's for every alphabet
+    "upper": (oracle_upper, 1, True),
+    "lower": (oracle_lower, 1, True),
     "ora_translate": (translate_chars, 3, True),
     "ora_lob_substr": (lob_substr, -1, True),
     "ora_sdo_point": (sdo_point, -1, True),
@@ -1013,8 +1069,11 @@ AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
 
 def register(con: sqlite3.Connection, on_error: Callable[[BaseException], None],
              extra: dict[str, tuple[Callable[..., Any], int, bool]] | None = None) -> None:
-    """Register every ``ora_*`` function (plus connection-bound ``extra`` ones) on a SQLite connection."""
+    """Register every ``ora_*`` function (plus connection-bound ``extra`` ones) on a SQLite connection, the
+    aggregates, Oracle's UPPER/LOWER in place of SQLite's ASCII-only ones, and a case-sensitive LIKE."""
     for name, (fn, nargs, deterministic) in {**SCALAR_FUNCTIONS, **(extra or {})}.items():
         con.create_function(name, nargs, _wrap(fn, on_error), deterministic=deterministic)
     for name, (cls, nargs) in AGGREGATE_FUNCTIONS.items():
         con.create_window_function(name, nargs, cls)
+    # Oracle's LIKE is case-sensitive; SQLite's ignores ASCII case unless told otherwise
+    con.execute("PRAGMA case_sensitive_like = ON")

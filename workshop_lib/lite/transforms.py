@@ -254,6 +254,28 @@ def _instr(node: exp.Expression) -> exp.Expression:
     return _anon("ora_instr", *args)
 
 
+def _positive_literal(node: exp.Expression | None) -> bool:
+    return isinstance(node, exp.Literal) and not node.is_string and float(node.this) >= 1
+
+
+def _substr(node: exp.Expression) -> exp.Expression:
+    """SUBSTR: SQLite's substr() where it agrees with Oracle's (positive literal start and length), lite's
+    ora_substr otherwise (start 0 is 1, a length below 1 is NULL, which SQLite's reads differently)."""
+    start, length = node.args.get("start"), node.args.get("length")
+    if _positive_literal(start) and (length is None or _positive_literal(length)):
+        return node
+    return _anon("ora_substr", node.this, start if start is not None else exp.Literal.number(1),
+                 *([length] if length is not None else []))
+
+
+def _null_tolerant_concat(node: exp.Expression) -> exp.Expression:
+    """``a || b``: Oracle treats a NULL operand as '' (and an empty result as NULL); SQLite's || gives NULL."""
+    empty = exp.Literal.string("")
+    joined = exp.DPipe(this=exp.Coalesce(this=node.this, expressions=[empty.copy()]),
+                       expression=exp.Coalesce(this=node.expression, expressions=[empty.copy()]))
+    return exp.Nullif(this=joined, expression=empty.copy())
+
+
 def _str_to(fn: str) -> Callable[[exp.Expression], exp.Expression]:
     """TO_DATE / TO_TIMESTAMP: the format, when given, as the Oracle model text."""
     return lambda node: _anon(fn, node.this, *([exp.Literal.string(_oracle_model(node))]
@@ -304,6 +326,9 @@ TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression
                                        exp.Literal.string(_json_path_text(node.args.get("path")))),
     exp.Pad: _pad,
     exp.NextDay: rename_func("ora_next_day", "this", "expression"),
+    exp.Replace: rename_func("ora_replace", "this", "expression", optional=("replacement",)),
+    exp.Substring: lambda node: _substr(node),
+    exp.DPipe: lambda node: _null_tolerant_concat(node),
     exp.Translate: rename_func("ora_translate", "this", "from_", "to"),
     exp.StrPosition: _instr,
 }
@@ -606,6 +631,16 @@ def distance_functions(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def concat_to_pipes(node: exp.Expression) -> exp.Expression:
+    """``CONCAT(a, b)`` is ``a || b`` in Oracle (NULL as '', numbers as TO_CHAR writes them)."""
+    if isinstance(node, exp.Concat) and len(node.expressions) >= 2:
+        result = node.expressions[0]
+        for part in node.expressions[1:]:
+            result = exp.DPipe(this=result, expression=part)
+        return exp.Paren(this=result)
+    return node
+
+
 def insert_from_parenthesised_query(node: exp.Expression) -> exp.Expression:
     """``INSERT INTO t (cols) (SELECT ...)``: Oracle allows the query in parentheses, SQLite does not."""
     if isinstance(node, exp.Insert) and isinstance(node.expression, exp.Subquery) \
@@ -652,7 +687,7 @@ def quantified_comparison(node: exp.Expression) -> exp.Expression:
 REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
-                                  quantified_comparison)
+                                  quantified_comparison, concat_to_pipes)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:
