@@ -1,4 +1,11 @@
-"""Shared fixtures: every test gets an isolated, empty WORKSHOP_HOME unless it asks otherwise."""
+"""Shared fixtures: every test gets an isolated, empty WORKSHOP_HOME unless it asks otherwise.
+
+The suite runs in parallel (pytest-xdist, ``-n auto --dist loadscope`` in
+pyproject.toml): each worker is its own session with its own ``tmp_path_factory``
+base, module fixtures stay with their module's worker, and the default
+WORKSHOP_HOME is a per-worker folder (:func:`_worker_home`), so no two workers
+ever share a database, a model build or a lock file.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,20 @@ import os
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _worker_home(tmp_path_factory: pytest.TempPathFactory):
+    """The WORKSHOP_HOME of tests that do not ask for their own: one per session, i.e. per xdist worker.
+
+    ``make test`` exports WORKSHOP_HOME as the repository's ``.workshop``; two
+    workers setting up, seeding or scanning that one folder at the same time
+    would wait on its setup lock or see each other's rows, and the suite must
+    not touch the developer's workshop anyway.
+    """
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WORKSHOP_HOME", str(tmp_path_factory.mktemp("default_home")))
+        yield
 
 
 @pytest.fixture()
