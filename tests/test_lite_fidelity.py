@@ -321,6 +321,16 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT REPLACE('JACK and JUE', 'J', 'BL'), REPLACE('abcabc', 'b'), REPLACE('abc', 'b', NULL) "
                   "FROM dual", Rows([("BLACK and BLUE", "acac", "ac")])),
     Item(SQL_REF, "SELECT UPPER('école'), LOWER('ÉCOLE') FROM dual", Rows([("ÉCOLE", "école")])),
+    Item(HR_SCHEMA, "SELECT LISTAGG(hire_date, ',') WITHIN GROUP (ORDER BY hire_date) FROM employees "
+                    "WHERE department_id = 90",
+         Rows([(",".join(f"{e['hire_date']:%d-%b-%y}".upper() for e in sorted(
+             (e for e in EMP if e["department_id"] == 90), key=lambda e: e["hire_date"])),)])),
+    Item(SQL_REF, "SELECT employee_id, FIRST_VALUE(commission_pct IGNORE NULLS) OVER (ORDER BY employee_id) "
+                  "FROM employees", Refused("ORA-03001", "IGNORE NULLS")),
+    Item(SQL_REF, "SELECT employee_id, SUM(salary) OVER (ORDER BY hire_date RANGE BETWEEN INTERVAL '365' DAY "
+                  "PRECEDING AND CURRENT ROW) FROM employees", Refused("ORA-03001", "INTERVAL offset")),
+    Item(SQL_REF, "SELECT MONTHS_BETWEEN(DATE '2024-03-15', DATE '2024-01-31'), ADD_MONTHS(DATE '2024-04-30', 1) "
+                  "FROM dual", Rows([(2 + (15 - 31) / 31, D(2024, 5, 31))])),   # the reference's formula, by hand
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

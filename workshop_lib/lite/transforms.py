@@ -593,6 +593,8 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
     if isinstance(node, exp.JSONTable):
         raise error(ERR_UNSUPPORTED_JSON_TABLE)
+    if isinstance(node, exp.WindowSpec) and any(isinstance(node.args.get(k), exp.Interval) for k in ("start", "end")):
+        raise error(ERR_UNSUPPORTED, construct="a RANGE window frame with an INTERVAL offset")
     if isinstance(node, Prediction):
         raise error(ERR_UNSUPPORTED_PREDICTION)
     if isinstance(node, exp.Column) and node.args.get("table") is not None and isinstance(node.this, exp.Identifier) \

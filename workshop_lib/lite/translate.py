@@ -348,6 +348,8 @@ class Translator:
                 self._to_char(node)
             elif isinstance(node, exp.DPipe):
                 self._concat_operands(node)
+            elif isinstance(node, exp.GroupConcat):
+                self._listagg_value(node)
             elif isinstance(node, exp.Extract):
                 self._extract(node)
             elif isinstance(node, exp.JSONValue) and self._type(node.this) == "JSON":
@@ -461,6 +463,14 @@ class Translator:
             if kind in ("NUMBER", "BINARY_DOUBLE", *DATETIME_TYPES):
                 operand.replace(_anon("ora_to_char", operand.copy(), exp.Null(),
                                       exp.Literal.string(kind) if kind in DATETIME_TYPES else exp.Null()))
+
+    def _listagg_value(self, node: exp.GroupConcat) -> None:
+        """LISTAGG of dates lists them as TO_CHAR does (NLS_DATE_FORMAT), not in lite's stored form."""
+        holder = node.this.this if isinstance(node.this, exp.Order) else node.this
+        value = holder.expressions[0] if isinstance(holder, exp.Distinct) else holder
+        kind = self._type(value)
+        if kind in DATETIME_TYPES:
+            value.replace(_anon("ora_to_char", value.copy(), exp.Null(), exp.Literal.string(kind)))
 
     def _string_number_comparison(self, node: exp.Expression) -> None:
         """A character value compared with a number is converted to a number, as Oracle does (ORA-01722 when
@@ -702,7 +712,8 @@ def _unsupported_construct(text: str) -> str:
         argument = {"order": "ORDER BY", "null_handling": "NULL ON NULL", "return_type": "RETURNING"}.get(
             match.group(1), match.group(1).upper().replace("_", " "))
         return f"{argument} in {function}"
-    return re.sub(r"\s*when targeting SQLite\.?", "", first, flags=re.I)[:200]
+    first = re.sub(r"^SQLite does not support\s+", "", first, flags=re.I)
+    return re.sub(r"\s*when targeting SQLite\.?", "", first, flags=re.I).rstrip(".")[:200]
 
 
 _BIND = re.compile(r"(?<![\w:]):([A-Za-z_][\w$#]*|\d+)")
