@@ -400,7 +400,7 @@ class LiteConnection:
             self._ctx_members[slot.slot] = json.dumps(chosen.tolist())
             if len(chosen) == total:
                 return   # ties reach down to the lowest score: every hit, nothing to count
-            found = self._con.execute(f"SELECT COUNT(*) FROM ({slot.prune_sql})", binds).fetchone()[0]
+            found = len(self._con.execute(slot.prune_sql, binds).fetchall())   # the block's row probe
             if found >= wanted:
                 return
             size *= 4
@@ -424,7 +424,7 @@ class LiteConnection:
                 self._vd_candidates[slot.slot] = json.dumps([r[0] for r in every])
                 return
             self._vd_candidates[slot.slot] = json.dumps(rowids[chosen].tolist())
-            found = self._con.execute(f"SELECT COUNT(*) FROM ({slot.prune_sql})", binds).fetchone()[0]
+            found = len(self._con.execute(slot.prune_sql, binds).fetchall())   # the block's row probe
             if found >= wanted:
                 return
             size *= 4

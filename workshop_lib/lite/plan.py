@@ -21,7 +21,7 @@ class VectorSlot:
     column: str
     query_sql: str          # SQLite expression yielding the query vector (binds allowed)
     metric: str
-    prune_sql: str | None = None   # the block, restricted to candidate rows (see vector_topk.py)
+    prune_sql: str | None = None   # the block's row probe, restricted to candidate rows (see vector_topk.py)
     limit_sql: str | None = None   # its FETCH FIRST count
 
 
@@ -35,7 +35,7 @@ class TextSlot:
     column: str
     query_sql: str
     label: int | None
-    prune_sql: str | None = None   # the block ordered by SCORE DESC, restricted to the candidates (vector_topk.py)
+    prune_sql: str | None = None   # the row probe of the block ordered by SCORE DESC (vector_topk.py)
     limit_sql: str | None = None   # its FETCH FIRST count
 
 

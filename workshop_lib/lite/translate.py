@@ -131,7 +131,7 @@ class Translator:
 
     def _finish(self, kind: str, sql: list[str], tree: exp.Expression, **kw: object) -> Plan:
         for slot, block in self.prunes:  # rendered now that the whole tree is rewritten
-            slot.prune_sql = self._sqlite(block)
+            slot.prune_sql = self._sqlite(vector_topk.row_probe(block))   # SELECT 1 ... LIMIT n
             slot.limit_sql = self._sqlite(vector_topk.limit_count(block))
         binds: list[str] = []
         for ph in tree.find_all(exp.Placeholder):

@@ -315,3 +315,20 @@ def _constant_projection(body: exp.Expression, wanted: str) -> exp.Expression | 
             # the caller still checks the expression reads no column (a model name is not one)
             return None if any(isinstance(n, exp.Select) for n in expr.walk()) else expr
     return None
+
+
+def row_probe(block: exp.Select) -> exp.Select:
+    """A copy of a pruned block that only says how many rows it yields: ``SELECT 1 ... LIMIT n``.
+
+    The connection widens the candidate set until the block yields its n
+    rows. The block's rows are its FROM/JOIN rows that pass WHERE (one per
+    group when grouped), whatever it selects and however it orders them, so
+    the probe keeps FROM, JOIN, WHERE, GROUP BY, WITH and the FETCH count and
+    drops the select list and ORDER BY: SQLite then stops after n rows instead
+    of sorting every candidate and computing its window (with one SCORE or
+    distance lookup per row), which matters when many candidates tie.
+    """
+    probe = block.copy()
+    probe.set("expressions", [exp.Literal.number(1)])
+    probe.set("order", None)
+    return probe
