@@ -88,12 +88,15 @@ class LiteConnection:
         self._closed = False
         functions.register(self._con, self._record_udf_error, {
             "ora_vector_embedding": (self._vector_embedding, 2, True),
-            "ora_vd_lookup": (lambda slot, rid: self._vd[slot].get(rid), 2, False),
-            "ora_ctx_score": (lambda slot, rid: self._ctx[slot].get(rid, 0), 2, False),
             "ora_ctx_rowids": (lambda slot: self._ctx_members[slot], 1, False),
             "ora_vd_candidates": (lambda slot: self._vd_candidates[slot], 1, False),
             "ora_row_changed": (self.caches.changes.touched, 2, False),   # the change log's TEMP triggers
         })
+        # The per-row slot lookups run once or more per candidate row (tens of thousands per query at
+        # 10^5 rows) and cannot fail once their slot is filled: registered without the error wrapper.
+        vd, ctx = self._vd, self._ctx
+        self._con.create_function("ora_vd_lookup", 2, lambda slot, rid: vd[slot].get(rid))
+        self._con.create_function("ora_ctx_score", 2, lambda slot, rid: ctx[slot].get(rid, 0))
         self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot)
 
     # ------------------------------------------------------------------ python-oracledb surface
