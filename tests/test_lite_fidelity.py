@@ -331,6 +331,15 @@ CORPUS: list[Item] = [
                   "PRECEDING AND CURRENT ROW) FROM employees", Refused("ORA-03001", "INTERVAL offset")),
     Item(SQL_REF, "SELECT MONTHS_BETWEEN(DATE '2024-03-15', DATE '2024-01-31'), ADD_MONTHS(DATE '2024-04-30', 1) "
                   "FROM dual", Rows([(2 + (15 - 31) / 31, D(2024, 5, 31))])),   # the reference's formula, by hand
+    Item(ORACLEDB, "SELECT last_name FROM employees WHERE employee_id = :id FOR UPDATE NOWAIT",
+         Rows([("King",)]), binds={"id": 100}),
+    Item(ORACLEDB, "COMMIT", Refused("ORA-03001", "COMMIT as a SQL statement")),
+    Item(SQL_REF, "SAVEPOINT before_raise", Refused("ORA-03001", "SAVEPOINT")),
+    Item(SQL_REF, "CREATE GLOBAL TEMPORARY TABLE tmp_emp (id NUMBER) ON COMMIT DELETE ROWS",
+         Refused("ORA-03001", "temporary tables")),
+    Item(SQL_REF, "INSERT ALL INTO jobs (job_id, job_title) VALUES ('A1', 'a') "
+                  "INTO jobs (job_id, job_title) VALUES ('A2', 'b') SELECT * FROM dual", Refused("ORA-03001")),
+    Item(HR_SCHEMA, "ALTER TABLE employees ADD (nickname VARCHAR2(20))", Refused("ORA-03001", "ALTER TABLE")),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

@@ -23,7 +23,7 @@ from .error_catalogue import (
     ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
-    ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_UNSUPPORTED_CASCADE, ERR_UNSUPPORTED_FUNCTION_INDEX,
+    ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE, ERR_UNSUPPORTED_FUNCTION_INDEX,
     ERR_UNSUPPORTED_COLUMN_CONSTRAINT, ERR_UNSUPPORTED_COLUMN_TYPE, ERR_UNSUPPORTED_COMMENT,
     ERR_UNSUPPORTED_CTAS, ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
@@ -149,6 +149,11 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     schema = tree.this
     if not isinstance(schema, exp.Schema):
         raise error(ERR_UNSUPPORTED_CTAS)
+    properties = tree.args.get("properties")
+    for prop in (properties.expressions if properties is not None else []):
+        # a temporary table's rows vanish at commit or session end; a plain SQLite table would keep them
+        if isinstance(prop, (exp.TemporaryProperty, exp.OnCommitProperty)):
+            raise error(ERR_UNSUPPORTED, construct="temporary tables (CREATE GLOBAL|PRIVATE TEMPORARY TABLE)")
     owner, table = table_ref(schema.this, conn.username)
     if catalog.table_exists(con, owner, table):
         if tree.args.get("exists"):

@@ -284,6 +284,10 @@ ERR_UNSUPPORTED_CONTAINS_CORRELATED = _unsupported("a CONTAINS query that depend
                                                    "pass the text query as a bind variable: CONTAINS(col, :kw, 1) > 0")
 ERR_UNSUPPORTED_SCORE_PLACE = _unsupported("SCORE outside the query block of its CONTAINS")
 ERR_UNSUPPORTED_STATEMENT_KIND = _unsupported("{kind} statements")
+ERR_UNSUPPORTED_TRANSACTION_STATEMENT = _unsupported(
+    "{statement} as a SQL statement",
+    "call connection.commit() or connection.rollback() (python-oracledb's API, which lite has); "
+    "lite has no savepoints")
 ERR_UNSUPPORTED_CONNECT_BY = _unsupported(
     "hierarchical queries (START WITH ... CONNECT BY)",
     "write a recursive WITH: WITH t (id, parent_id, lvl) AS (SELECT ..., 1 FROM ... WHERE ... "

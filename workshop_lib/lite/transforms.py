@@ -633,6 +633,14 @@ def distance_functions(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def select_for_update(node: exp.Expression) -> exp.Expression:
+    """``SELECT ... FOR UPDATE [NOWAIT|WAIT n|SKIP LOCKED]`` returns the same rows; lite (one writer at a time,
+    SQLite's database lock) takes no row locks, so the clause is dropped."""
+    if isinstance(node, exp.Select) and node.args.get("locks"):
+        node.set("locks", None)
+    return node
+
+
 def concat_to_pipes(node: exp.Expression) -> exp.Expression:
     """``CONCAT(a, b)`` is ``a || b`` in Oracle (NULL as '', numbers as TO_CHAR writes them)."""
     if isinstance(node, exp.Concat) and len(node.expressions) >= 2:
@@ -689,7 +697,7 @@ def quantified_comparison(node: exp.Expression) -> exp.Expression:
 REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
-                                  quantified_comparison, concat_to_pipes)
+                                  quantified_comparison, concat_to_pipes, select_for_update)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:

@@ -33,7 +33,8 @@ from .error_catalogue import (
     ERR_SCORE_WITHOUT_CONTAINS, ERR_SPATIAL_INDEX_NEEDED, ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_COLUMN_NOT_INDEXED,
     ERR_TEXT_INVALID_LABEL, ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION, ERR_UNSUPPORTED_EXTRACT,
-    ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND, error,
+    ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND,
+    ERR_UNSUPPORTED_TRANSACTION_STATEMENT, error,
 )
 from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
 from .scope import (
@@ -742,6 +743,9 @@ def bind_order(sql: str) -> list[str]:
 
 def translate(sql: str, ctx: Context) -> Plan:
     """Parse and translate one Oracle DML/query statement into a Plan (binds in text order)."""
+    head = sql.strip().split(None, 1)[0].upper() if sql.strip() else ""
+    if head in ("COMMIT", "ROLLBACK", "SAVEPOINT"):
+        raise error(ERR_UNSUPPORTED_TRANSACTION_STATEMENT, statement=head)
     tree = parse(sql)
     plan = Translator(ctx).plan(tree)
     textual = [name for name in bind_order(sql) if name in plan.binds]
