@@ -166,6 +166,9 @@ def by(key: Callable[[Any], Any], rows: list[Any]) -> list[Any]:
     return sorted(rows, key=lambda r: (key(r) is None, key(r) if key(r) is not None else 0))
 
 
+DEPT_TOTALS = {d: sum(e["salary"] for e in EMP if e["department_id"] == d) for d in {e["department_id"] for e in EMP}}
+
+
 def oracle_number_text(x: float | int) -> str:
     """A number as Oracle converts it to text without a format: no trailing .0, no leading zero (``.4``)."""
     text = str(int(x)) if float(x).is_integer() else repr(float(x))
@@ -340,6 +343,66 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "INSERT ALL INTO jobs (job_id, job_title) VALUES ('A1', 'a') "
                   "INTO jobs (job_id, job_title) VALUES ('A2', 'b') SELECT * FROM dual", Refused("ORA-03001")),
     Item(HR_SCHEMA, "ALTER TABLE employees ADD (nickname VARCHAR2(20))", Refused("ORA-03001", "ALTER TABLE")),
+    # ----------------------------------------------------------------- more of Oracle's documented examples
+    Item(SQL_REF, "SELECT NVL2(commission_pct, 'has', 'none'), DECODE(department_id, 90, 'exec', 60, 'it', 'other') "
+                  "FROM employees WHERE employee_id IN (100, 103, 145) ORDER BY employee_id",
+         Rows([("has" if e["commission_pct"] is not None else "none",
+                {90: "exec", 60: "it"}.get(e["department_id"], "other"))
+               for e in sorted(EMP, key=lambda e: e["employee_id"]) if e["employee_id"] in (100, 103, 145)])),
+    Item(SQL_REF, "SELECT employee_id, LAG(salary, 1, 0) OVER (ORDER BY employee_id), SUM(salary) OVER "
+                  "(ORDER BY employee_id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM employees "
+                  "WHERE department_id = 90 ORDER BY employee_id",
+         Rows([(e["employee_id"], rows[i - 1]["salary"] if i else 0,
+                e["salary"] + (rows[i - 1]["salary"] if i else 0))
+               for rows in [sorted((e for e in EMP if e["department_id"] == 90), key=lambda e: e["employee_id"])]
+               for i, e in enumerate(rows)])),
+    Item(SQL_REF, "SELECT COUNT(DISTINCT department_id), COUNT(department_id), COUNT(*) FROM employees",
+         Rows([(len({e["department_id"] for e in EMP} - {None}),
+                sum(1 for e in EMP if e["department_id"] is not None), len(EMP))])),
+    Item(SQL_REF, "SELECT last_name FROM employees ORDER BY commission_pct NULLS FIRST, employee_id "
+                  "FETCH FIRST 2 ROWS ONLY",
+         Rows([(e["last_name"],) for e in sorted(EMP, key=lambda e: (e["commission_pct"] is not None,
+                                                                     e["commission_pct"] or 0, e["employee_id"]))[:2]])),
+    Item(SQL_REF, "SELECT employee_id FROM employees ORDER BY employee_id OFFSET 20 ROWS FETCH NEXT 2 ROWS ONLY",
+         Rows([(e["employee_id"],) for e in sorted(EMP, key=lambda e: e["employee_id"])[20:22]])),
+    Item(SQL_REF, "SELECT EXTRACT(MONTH FROM hire_date), TO_CHAR(hire_date, 'fmDay, Month DD, YYYY') "
+                  "FROM employees WHERE employee_id = 100",
+         Rows([(e["hire_date"].month, f"{e['hire_date']:%A}, {e['hire_date']:%B} {e['hire_date']:%d}, "
+                                      f"{e['hire_date']:%Y}".replace(", 0", ", ")) for e in EMP
+               if e["employee_id"] == 100])),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE REGEXP_LIKE(last_name, '^K', 'i') ORDER BY 1",
+         Rows(sorted((e["last_name"],) for e in EMP if e["last_name"].lower().startswith("k")))),
+    Item(SQL_REF, "SELECT e.last_name, m.last_name FROM employees e JOIN employees m "
+                  "ON e.manager_id = m.employee_id WHERE e.department_id = 60 ORDER BY 1",
+         Rows(sorted((e["last_name"], m["last_name"]) for e in EMP for m in EMP
+                     if e["manager_id"] == m["employee_id"] and e["department_id"] == 60))),
+    Item(SQL_REF, "SELECT last_name, CASE WHEN salary > 10000 THEN 'high' WHEN salary > 5000 THEN 'mid' "
+                  "ELSE 'low' END FROM employees WHERE department_id = 30 ORDER BY employee_id",
+         Rows([(e["last_name"], "high" if e["salary"] > 10000 else "mid" if e["salary"] > 5000 else "low")
+               for e in sorted(EMP, key=lambda e: e["employee_id"]) if e["department_id"] == 30])),
+    Item(SQL_REF, "SELECT GREATEST('apple', 'banana'), LEAST(3, NULL), COALESCE(NULL, NULL, 'c') FROM dual",
+         Rows([("banana", None, "c")])),
+    Item(SQL_REF, "SELECT 5 FROM dual UNION SELECT 3 FROM dual MINUS SELECT 5 FROM dual", Rows([(3,)])),
+    Item(SQL_REF, "SELECT employee_id FROM employees WHERE employee_id NOT IN (100, NULL)", Rows([])),
+    Item(SQL_REF, "SELECT ROUND(1.005, 2), ROUND(-2.5), TRUNC(-2.7), CEIL(-2.5), FLOOR(-2.5), MOD(-7, 3) FROM dual",
+         Rows([(1.01, -3, -2, -2, -3, -1)])),
+    Item(SQL_REF, "SELECT REGEXP_SUBSTR('500 Oracle Parkway, Redwood Shores, CA', ',[^,]+,'), "
+                  "REGEXP_COUNT('123123123', '123') FROM dual", Rows([(", Redwood Shores,", 3)])),
+    Item(SQL_REF, "SELECT TO_CHAR(12345.678, 'FM99,999.00'), TO_CHAR(-0.5) FROM dual", Rows([("12,345.68", "-.5")])),
+    Item(SQL_REF, "SELECT TO_CHAR(1234.5, 'L9999.99') FROM dual", Refused("ORA-01481", "L9999.99")),
+    Item(SQL_REF, "SELECT INITCAP('hello wORLD-x'), TRIM(BOTH 'x' FROM 'xxaxx'), LTRIM('xxyx', 'x') FROM dual",
+         Rows([("Hello World-X", "a", "yx")])),
+    Item(HR_SCHEMA, "UPDATE employees e SET salary = (SELECT MAX(salary) FROM employees m "
+                    "WHERE m.department_id = e.department_id) WHERE employee_id = 119", Rows([])),
+    Item(HR_SCHEMA, "SELECT d.department_name, NVL(SUM(e.salary), 0) FROM departments d LEFT JOIN employees e "
+                    "ON e.department_id = d.department_id GROUP BY d.department_name ORDER BY 2 DESC, 1",
+         Rows(sorted(((d["department_name"], sum(e["salary"] for e in EMP if e["department_id"] == d["department_id"]))
+                      for d in DEPT), key=lambda r: (-r[1], r[0])))),
+    Item(HR_SCHEMA, "WITH dept_costs AS (SELECT department_id, SUM(salary) dept_total FROM employees "
+                    "GROUP BY department_id) SELECT department_id FROM dept_costs "
+                    "WHERE dept_total > (SELECT AVG(dept_total) FROM dept_costs) ORDER BY 1",
+         Rows(by(lambda r: r[0], [(d,) for d, t in DEPT_TOTALS.items()
+                                  if t > sum(DEPT_TOTALS.values()) / len(DEPT_TOTALS)]))),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",
