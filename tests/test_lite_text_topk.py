@@ -105,3 +105,54 @@ def test_the_workshop_hybrid_statement_prunes_both_legs(memory_ws) -> None:
     plan = memory_ws.conn._plan(HYBRID_SQL)
     assert [bool(s.prune_sql) for s in plan.text_slots] == [True]
     assert [bool(s.prune_sql) for s in plan.vector_slots] == [True]
+
+
+@pytest.fixture(scope="module")
+def ties(tmp_path_factory: pytest.TempPathFactory):
+    """2000 rows of one text (one score) and 500 others; codes as text, a few NULL or numeric in 'mixed'."""
+    c = connect(tmp_path_factory.mktemp("text_ties"), "AGENT")
+    cur = c.cursor()
+    cur.execute("CREATE TABLE notes (id NUMBER PRIMARY KEY, code VARCHAR2(20), mixed VARCHAR2(20), "
+                "owner VARCHAR2(10), body CLOB)")
+    cur.execute("CREATE INDEX notes_ctx ON notes (body) INDEXTYPE IS CTXSYS.CONTEXT")
+    rng = random.Random(9)
+    rows = []
+    for i in range(1, 2501):
+        body = "vessel port" if i <= 2000 else " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9)))
+        code = f"C{rng.randrange(100000):05d}"   # shuffled against id, with repeats
+        mixed = None if i % 97 == 0 else code
+        rows.append((i, code, mixed, "u" if i % 5 else "v", body))
+    cur.executemany("INSERT INTO notes VALUES (:1, :2, :3, :4, :5)", rows)
+    c.commit()
+    yield c
+    c.close()
+
+
+TIED = """SELECT n.id, ROW_NUMBER() OVER (ORDER BY SCORE(1) DESC, n.{key}, n.id) AS r
+FROM notes n WHERE CONTAINS(n.body, :kw, 1) > 0 AND n.owner = :owner
+ORDER BY r FETCH FIRST :n ROWS ONLY{tail}"""
+
+
+@pytest.mark.parametrize("key, readable", [("code", True), ("mixed", False)])   # a NULL key: every tie stays
+@pytest.mark.parametrize("owner, n, many_ties", [("u", 5, True), ("v", 30, True), ("v", 300, False)])
+def test_ties_are_cut_by_the_blocks_next_key_exactly(ties, monkeypatch: pytest.MonkeyPatch, key: str,
+                                                      readable: bool, owner: str, n: int, many_ties: bool) -> None:
+    sql = TIED.format(key=key, tail="")
+    assert ties._plan(sql).text_slots[0].tie_key == key.upper()
+    left_out = _members(ties, monkeypatch)
+    got = _run(ties, sql, kw="vessel", owner=owner, n=n)
+    assert got == _run(ties, TIED.format(key=key, tail=" OFFSET 0 ROWS"), kw="vessel", owner=owner, n=n)
+    assert len(got) == n
+    # 2000 rows tie at the threshold: cut to a prefix by code, or (a NULL among them) all kept;
+    # with n = 300 the candidate budget (4n) already holds half of them, so they all stay
+    assert (-left_out[0] > 1000) == (readable and many_ties)
+
+
+def test_a_descending_or_foreign_next_key_is_not_a_tie_key(ties) -> None:
+    desc = TIED.format(key="code DESC", tail="").replace("n.code DESC, n.id", "n.code DESC, n.id")
+    assert ties._plan(desc).text_slots[0].tie_key is None
+    plain = "SELECT n.id FROM notes n WHERE CONTAINS(n.body, :kw, 1) > 0 ORDER BY SCORE(1) DESC, n.id FETCH FIRST 3 ROWS ONLY"
+    assert ties._plan(plain).text_slots[0].tie_key == "ID"
+    assert _run(ties, plain, kw="vessel") == _run(ties, plain.replace("3 ROWS ONLY", "3 ROWS ONLY OFFSET 0 ROWS")
+                                                  .replace("FETCH FIRST 3 ROWS ONLY OFFSET 0 ROWS",
+                                                           "OFFSET 0 ROWS FETCH FIRST 3 ROWS ONLY"), kw="vessel")

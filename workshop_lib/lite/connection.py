@@ -384,7 +384,13 @@ class LiteConnection:
                 self._nearest_rows(slot, rowids, dists, binds)
 
     def _best_scored_rows(self, slot: Any, scores: dict[int, int], binds: dict[str, Any]) -> None:
-        """Give a block ordered by SCORE DESC the best-scored hits only, widening until it yields its n rows (exact)."""
+        """Give a block ordered by SCORE DESC the best-scored hits only, widening until it yields its n rows (exact).
+
+        The candidates are always a prefix of the block's own order: every hit
+        scoring above a threshold, plus those at the threshold — all of them,
+        or, when many tie and the block orders ties by a column of the table
+        (``slot.tie_key``), the first of them by that column.
+        """
         wanted = self._scalar(slot.limit_sql, binds)
         total = len(scores)
         wanted = int(wanted) if wanted is not None else total
@@ -394,12 +400,16 @@ class LiteConnection:
             return
         rowids = np.fromiter(scores.keys(), dtype=np.int64, count=total)
         values = np.fromiter(scores.values(), dtype=np.int64, count=total)
+        keys: dict[int, Any] = {}
         while True:
             if size >= total:
                 self._ctx_members[slot.slot] = json.dumps(rowids.tolist())
                 return
             threshold = np.partition(values, total - size)[total - size]   # the size-th highest score
-            chosen = rowids[values >= threshold]   # ties stay in
+            above, tied = rowids[values > threshold], rowids[values == threshold]
+            room = size - len(above)
+            first = self._first_ties(slot, tied, room, keys) if slot.tie_key and len(tied) > 2 * room else None
+            chosen = np.concatenate([above, tied if first is None else first])
             self._ctx_members[slot.slot] = json.dumps(chosen.tolist())
             if len(chosen) == total:
                 return   # ties reach down to the lowest score: every hit, nothing to count
@@ -407,6 +417,25 @@ class LiteConnection:
             if found >= wanted:
                 return
             size *= 4
+
+    def _first_ties(self, slot: Any, tied: np.ndarray, room: int, keys: dict[int, Any]) -> np.ndarray | None:
+        """The tied rows whose ``slot.tie_key`` is among the ``room`` smallest (equal keys kept together).
+
+        None when the keys cannot be compared the way SQLite orders them
+        (a NULL, or numbers mixed with text): the caller then keeps every tie.
+        """
+        missing = [r for r in tied.tolist() if r not in keys]
+        if missing:
+            keys.update(self._con.execute(
+                f'SELECT rowid, "{slot.tie_key}" FROM "{self._db(slot.owner)}"."{slot.table}" '
+                "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(missing),)).fetchall())
+        found = [keys.get(r) for r in tied.tolist()]
+        kinds = {str if isinstance(k, str) else float if isinstance(k, (int, float)) else None for k in found}
+        if len(kinds) != 1 or None in kinds:
+            return None
+        # text compares by code point in Python and by UTF-8 bytes in SQLite (BINARY): the same order
+        cut = sorted(found)[room - 1]
+        return tied[np.fromiter((k <= cut for k in found), dtype=bool, count=len(found))]
 
     def _nearest_rows(self, slot: Any, rowids: np.ndarray, dists: np.ndarray, binds: dict[str, Any]) -> None:
         """Give a top-k block the rows nearest the query, widening until it yields its k rows (exact)."""

@@ -37,6 +37,7 @@ class TextSlot:
     label: int | None
     prune_sql: str | None = None   # the row probe of the block ordered by SCORE DESC (vector_topk.py)
     limit_sql: str | None = None   # its FETCH FIRST count
+    tie_key: str | None = None     # the column that orders equal scores in that block, if readable
 
 
 @dataclass

@@ -612,6 +612,7 @@ class Translator:
             parent.replace(member)
             block = vector_topk.score_ordered_block(member, label)   # the keyword leg's top-k, like the vector's
             if block is not None:
+                slot.tie_key = vector_topk.tie_key(block, member)
                 self.prunes.append((slot, block))  # type: ignore[arg-type]
             return
         node.replace(call)

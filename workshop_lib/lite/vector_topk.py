@@ -332,3 +332,28 @@ def row_probe(block: exp.Select) -> exp.Select:
     probe.set("expressions", [exp.Literal.number(1)])
     probe.set("order", None)
     return probe
+
+
+def tie_key(block: exp.Select, member: exp.In) -> str | None:
+    """The column that orders equal scores in a pruned keyword block, when it is one the connection can read.
+
+    ``ORDER BY SCORE(1) DESC, m.record_id`` (or a ROW_NUMBER over that)
+    puts rows of one score in ``record_id`` order. When many hits tie at the
+    candidate threshold — short, similar texts score alike — the connection
+    reads this column for the tied rows and keeps only the first of them in
+    that order (still a prefix of the block's order, so still exact). Only an
+    ascending plain column of the CONTAINS table qualifies; None otherwise.
+    """
+    order = block.args.get("order")
+    if order is None or not order.expressions:
+        return None
+    key = _ordering_key(block, order.expressions[0].this)
+    window_order = key.args.get("order") if isinstance(key, exp.Window) else None
+    keys = window_order.expressions if window_order is not None else order.expressions
+    if len(keys) < 2 or keys[1].args.get("desc"):
+        return None
+    column, rowid = keys[1].this, member.this
+    if isinstance(column, exp.Column) and isinstance(rowid, exp.Column) and column.table \
+            and column.table.upper() == rowid.table.upper():
+        return column.name.upper()
+    return None
