@@ -403,6 +403,21 @@ CORPUS: list[Item] = [
                     "WHERE dept_total > (SELECT AVG(dept_total) FROM dept_costs) ORDER BY 1",
          Rows(by(lambda r: r[0], [(d,) for d, t in DEPT_TOTALS.items()
                                   if t > sum(DEPT_TOTALS.values()) / len(DEPT_TOTALS)]))),
+    # JSON: Oracle's defaults (JSON_ARRAY and JSON_ARRAYAGG: ABSENT ON NULL; JSON_OBJECT: NULL ON NULL)
+    Item(SQL_REF, "SELECT JSON_ARRAYAGG(commission_pct) FROM employees WHERE department_id = 90 OR employee_id = 145",
+         Rows([("[" + ",".join(str(e["commission_pct"]) for e in sorted(EMP, key=lambda e: e["employee_id"])
+                               if (e["department_id"] == 90 or e["employee_id"] == 145)
+                               and e["commission_pct"] is not None) + "]",)])),
+    Item(SQL_REF, "SELECT JSON_ARRAY(1, NULL NULL ON NULL), JSON_ARRAY(1, NULL), JSON_OBJECT('k' VALUE NULL) FROM dual",
+         Rows([("[1,null]", "[1]", '{"k":null}')])),
+    Item(SQL_REF, "SELECT JSON_ARRAY(last_name, commission_pct) FROM employees WHERE employee_id = 100",
+         Rows([('["King"]',)])),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b.size()') FROM dual", Refused("ORA-03001", "size()")),
+    Item(SQL_REF, "SELECT 1 FROM dual WHERE JSON_EXISTS('{\"b\":[1,2]}', '$.b[*]?(@ == 2)')",
+         Refused("ORA-03001", "filter expressions")),
+    Item(SQL_REF, "SELECT JSON_OBJECT('k' VALUE NULL ABSENT ON NULL) FROM dual", Refused("ORA-03001", "ABSENT ON NULL")),
+    Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE '{\"a\":1}' IS JSON AND last_name IS NOT JSON",
+         Rows([(len(EMP),)])),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

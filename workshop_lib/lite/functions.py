@@ -184,6 +184,17 @@ def json_dot(doc: Any, path: str) -> str | None:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def is_json(value: Any) -> int | None:
+    """``value IS JSON`` as 1/0 (NULL for NULL): well-formed JSON text, an object or array or scalar."""
+    if value is None:
+        return None
+    try:
+        json.loads(value)
+    except (TypeError, ValueError):
+        return 0
+    return 1
+
+
 def json_exists(doc: Any, path: str) -> int | None:
     """JSON_EXISTS(doc, path) as 1/0 (a condition)."""
     if doc is None:
@@ -946,6 +957,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_query": (json_query, 2, True),
     "ora_json_exists": (json_exists, 2, True),
     "ora_json_dot": (json_dot, 2, True),
+    "ora_is_json": (is_json, 1, True),
     "ora_to_date": (to_date, -1, True),
     "ora_to_timestamp": (to_timestamp, -1, True),
     "ora_to_char": (to_char, -1, True),

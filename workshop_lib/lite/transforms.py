@@ -80,7 +80,15 @@ def _oracle_model(node: exp.Expression) -> str:
 
 
 def _json_path_text(path: exp.Expression | None) -> str:
-    return path.sql(dialect=Oracle).strip("'") if path is not None else "$"
+    """The JSON path as written; filter expressions and item methods, which lite's path reader does not
+    know, are ORA-03001 (they would otherwise select nothing, silently)."""
+    text = path.sql(dialect=Oracle).strip("'") if path is not None else "$"
+    if "?(" in text or "? (" in text:
+        raise error(ERR_UNSUPPORTED, construct=f"JSON path filter expressions ({text})")
+    method = re.search(r"\.(\w+)\s*\(\s*\)", text)
+    if method:
+        raise error(ERR_UNSUPPORTED, construct=f"JSON path item methods ({method.group(1)}())")
+    return text
 
 
 def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
@@ -548,6 +556,36 @@ def listagg_ordered(node: exp.Expression) -> exp.Expression:
     return _anon("ora_listagg", inner, sep, exp.Literal.number(1 if distinct else 0), *keys)
 
 
+def _absent_on_null(node: exp.Expression) -> bool:
+    return not str(node.args.get("null_handling") or "").upper().startswith("NULL")
+
+
+def json_array_nulls(node: exp.Expression) -> exp.Expression:
+    """JSON_ARRAY and JSON_ARRAYAGG leave NULLs out unless NULL ON NULL is written (Oracle's default is ABSENT
+    ON NULL; SQLite's json_array/json_group_array keep them): the aggregate gets ``FILTER (WHERE x IS NOT
+    NULL)``, the array is rebuilt from its non-null elements (``json_each``, array order, nested JSON kept)."""
+    if isinstance(node, exp.JSONArrayAgg) and not node.args.get("order"):
+        call = _anon("json_group_array", node.this)
+        if not _absent_on_null(node):
+            return call
+        return exp.Filter(this=call, expression=exp.Where(this=exp.Not(this=exp.Is(this=node.this.copy(),
+                                                                                  expression=exp.Null()))))
+    if isinstance(node, exp.JSONArray):
+        values = list(node.expressions)
+        if not _absent_on_null(node):
+            return _anon("json_array", *values)
+        if all(isinstance(v, (exp.Literal, exp.Null)) for v in values):
+            return _anon("json_array", *[v for v in values if not isinstance(v, exp.Null)])
+        element = exp.Case(ifs=[exp.If(this=exp.In(this=exp.column("type", "j"), expressions=[
+            exp.Literal.string("object"), exp.Literal.string("array")]), true=_anon("json", exp.column("value", "j")))],
+                           default=exp.column("value", "j"))
+        rebuilt = exp.select(_anon("json_group_array", element)).from_(
+            exp.Table(this=_anon("json_each", _anon("json_array", *values)), alias=exp.TableAlias(
+                this=exp.to_identifier("j")))).where(exp.NEQ(this=exp.column("type", "j"), expression=exp.Literal.string("null")))
+        return exp.Subquery(this=rebuilt)
+    return node
+
+
 def empty_string_is_null(node: exp.Expression) -> exp.Expression:
     """Oracle treats ``''`` as NULL (in comparisons, concatenation inputs and stored values alike)."""
     if isinstance(node, exp.Literal) and node.is_string and node.this == "":
@@ -568,6 +606,7 @@ PASSES: tuple[Pass, ...] = (
     interval_literal,
     extract_datetime_field,
     listagg_ordered,
+    json_array_nulls,
     empty_string_is_null,
 )
 
@@ -593,6 +632,8 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
     if isinstance(node, exp.JSONTable):
         raise error(ERR_UNSUPPORTED_JSON_TABLE)
+    if isinstance(node, exp.JSONObject) and str(node.args.get("null_handling") or "").upper().startswith("ABSENT"):
+        raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT ... ABSENT ON NULL")
     if isinstance(node, exp.WindowSpec) and any(isinstance(node.args.get(k), exp.Interval) for k in ("start", "end")):
         raise error(ERR_UNSUPPORTED, construct="a RANGE window frame with an INTERVAL offset")
     if isinstance(node, Prediction):
@@ -638,6 +679,13 @@ def select_for_update(node: exp.Expression) -> exp.Expression:
     SQLite's database lock) takes no row locks, so the clause is dropped."""
     if isinstance(node, exp.Select) and node.args.get("locks"):
         node.set("locks", None)
+    return node
+
+
+def is_json_condition(node: exp.Expression) -> exp.Expression:
+    """``expr IS [NOT] JSON`` (Oracle's condition) is ``ora_is_json(expr) = 1``; NULL stays unknown."""
+    if isinstance(node, exp.Is) and isinstance(node.expression, exp.JSON):
+        return exp.Paren(this=exp.EQ(this=_anon("ora_is_json", node.this), expression=exp.Literal.number(1)))
     return node
 
 
@@ -697,7 +745,7 @@ def quantified_comparison(node: exp.Expression) -> exp.Expression:
 REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
-                                  quantified_comparison, concat_to_pipes, select_for_update)
+                                  quantified_comparison, concat_to_pipes, select_for_update, is_json_condition)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:

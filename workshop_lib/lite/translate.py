@@ -55,7 +55,9 @@ class _NoCommandFallbackNoise(logging.Filter):
     and a notebook check cell must not write to stderr."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return "Falling back to parsing as a 'Command'" not in record.getMessage()
+        message = record.getMessage()
+        # lite reads JSON paths itself (and refuses what it cannot read): sqlglot's path warning is noise
+        return "Falling back to parsing as a 'Command'" not in message and "Invalid JSON path" not in message
 
 
 logging.getLogger("sqlglot").addFilter(_NoCommandFallbackNoise())
