@@ -184,6 +184,42 @@ def json_dot(doc: Any, path: str) -> str | None:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def oracle_round(value: Any, places: Any = 0) -> int | float | None:
+    """ROUND(n, places) with any ``places``, negative included (ROUND(1234.5678, -2) is 1200), half away
+    from zero on the decimal value as written (SQLite's round() treats negative places as 0)."""
+    if value is None or places is None:
+        return None
+    number = formats.to_number(value) if isinstance(value, str) else value
+    quantum = decimal.Decimal(1).scaleb(-int(places))
+    rounded = decimal.Decimal(repr(number)).quantize(quantum, rounding=decimal.ROUND_HALF_UP)
+    return int(rounded) if rounded == rounded.to_integral_value() else float(rounded)
+
+
+def oracle_mod(m: Any, n: Any) -> int | float | None:
+    """MOD(m, n): ``m`` when ``n`` is 0, else the remainder with the sign of ``m`` (non-integers too)."""
+    if m is None or n is None:
+        return None
+    m = formats.to_number(m) if isinstance(m, str) else m
+    n = formats.to_number(n) if isinstance(n, str) else n
+    if n == 0:
+        return m
+    if isinstance(m, int) and isinstance(n, int):
+        return int(math.fmod(m, n))
+    result = float(decimal.Decimal(repr(m)) % decimal.Decimal(repr(n)))   # Decimal % keeps m's sign
+    return int(result) if result.is_integer() else result
+
+
+def oracle_divide(a: Any, b: Any) -> float | None:
+    """a / b, with ORA-01476 for a zero divisor (SQLite returns NULL)."""
+    if a is None or b is None:
+        return None
+    a = formats.to_number(a) if isinstance(a, str) else a
+    b = formats.to_number(b) if isinstance(b, str) else b
+    if b == 0:
+        raise ValueError("ORA-01476: divisor is equal to zero")
+    return a / b
+
+
 def is_json(value: Any) -> int | None:
     """``value IS JSON`` as 1/0 (NULL for NULL): well-formed JSON text, an object or array or scalar."""
     if value is None:
@@ -958,6 +994,9 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_exists": (json_exists, 2, True),
     "ora_json_dot": (json_dot, 2, True),
     "ora_is_json": (is_json, 1, True),
+    "ora_round": (oracle_round, 2, True),
+    "ora_mod": (oracle_mod, 2, True),
+    "ora_divide": (oracle_divide, 2, True),
     "ora_to_date": (to_date, -1, True),
     "ora_to_timestamp": (to_timestamp, -1, True),
     "ora_to_char": (to_char, -1, True),

@@ -52,7 +52,8 @@ _FUNC_TYPES = {
     "ora_days_between": "NUMBER", "ora_seconds_between": "INTERVAL", "ora_interval": "INTERVAL",
     "numtodsinterval": "INTERVAL", "ora_trunc_date": "DATE", "ora_round_date": "DATE", "ora_as_date": "DATE",
     "ora_as_timestamp": "TIMESTAMP", "ora_sdo_attribute": "NUMBER",
-    "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2", "ora_json_dot": "JSON",
+    "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2", "ora_json_dot": "JSON", "ora_round": "NUMBER", "ora_mod": "NUMBER",
+    "ora_divide": "NUMBER",
     "ora_next_day": "DATE", "ora_translate": "VARCHAR2",
 }
 DATETIME_TYPES = ("DATE", "TIMESTAMP")

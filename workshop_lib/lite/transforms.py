@@ -276,6 +276,26 @@ def _substr(node: exp.Expression) -> exp.Expression:
                  *([length] if length is not None else []))
 
 
+def _round(node: exp.Expression) -> exp.Expression:
+    """ROUND(n[, places]): SQLite's round() for places 0..n written as a literal, lite's for the rest
+    (SQLite's reads negative places as 0: ROUND(1234.5, -2) would be 1235)."""
+    places = node.args.get("decimals")
+    if places is None or (isinstance(places, exp.Literal) and not places.is_string):
+        return node
+    return _anon("ora_round", node.this, places)
+
+
+def _divide(node: exp.Expression) -> exp.Expression:
+    """``a / b``: SQLite's division when ``b`` is a non-zero number literal, else lite's, which raises
+    ORA-01476 for a zero divisor as Oracle does (SQLite returns NULL)."""
+    divisor = node.expression
+    while isinstance(divisor, exp.Paren):
+        divisor = divisor.this
+    if isinstance(divisor, exp.Literal) and not divisor.is_string and float(divisor.this) != 0:
+        return node
+    return _anon("ora_divide", node.this, node.expression)
+
+
 def _null_tolerant_concat(node: exp.Expression) -> exp.Expression:
     """``a || b``: Oracle treats a NULL operand as '' (and an empty result as NULL); SQLite's || gives NULL."""
     empty = exp.Literal.string("")
@@ -334,6 +354,9 @@ TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression
                                        exp.Literal.string(_json_path_text(node.args.get("path")))),
     exp.Pad: _pad,
     exp.NextDay: rename_func("ora_next_day", "this", "expression"),
+    exp.Mod: rename_func("ora_mod", "this", "expression"),
+    exp.Round: lambda node: _round(node),
+    exp.Div: lambda node: _divide(node),
     exp.Replace: rename_func("ora_replace", "this", "expression", optional=("replacement",)),
     exp.Substring: lambda node: _substr(node),
     exp.DPipe: lambda node: _null_tolerant_concat(node),
