@@ -426,6 +426,11 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT salary / 0 FROM employees", Refused("ORA-01476", "divisor is equal to zero")),
     Item(SQL_REF, "SELECT salary / commission_pct FROM employees WHERE employee_id = 145",
          Rows([(e["salary"] / e["commission_pct"],) for e in EMP if e["employee_id"] == 145])),
+    Item(HR_SCHEMA, "INSERT INTO departments (department_id, department_name) "
+                    "VALUES (999, 'A department name longer than thirty')",
+         Refused("ORA-12899", "maximum: 30")),     # DEPARTMENT_NAME VARCHAR2(30)
+    Item(HR_SCHEMA, "UPDATE employees SET first_name = last_name || last_name || last_name || last_name "
+                    "WHERE employee_id = 108", Refused("ORA-12899", "maximum: 20")),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

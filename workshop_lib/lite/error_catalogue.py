@@ -159,6 +159,7 @@ ERR_PARENT_KEY_NOT_FOUND = ErrorSpec(
 ERR_CHILD_RECORD_FOUND = ErrorSpec(2292, "integrity constraint violated - child record found",
                                    "delete the child rows first (or declare the foreign key ON DELETE CASCADE)")
 ERR_CANNOT_INSERT_NULL = ErrorSpec(1400, "cannot insert NULL into ({column})")
+ERR_VALUE_TOO_LARGE = ErrorSpec(12899, "value too large for column (actual: {actual}, maximum: {maximum})")
 ERR_CANNOT_UPDATE_TO_NULL = ErrorSpec(1407, "cannot update ({column}) to NULL")
 ERR_CHECK_VIOLATED = ErrorSpec(2290, "check constraint ({constraint}) violated")
 ERR_REFERENCED_BY_FOREIGN_KEYS = ErrorSpec(

@@ -184,6 +184,14 @@ def json_dot(doc: Any, path: str) -> str | None:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def varchar_in(value: Any, length: Any) -> Any:
+    """A value written to a VARCHAR2(n)/CHAR(n) column: ORA-12899 when it has more than ``n`` characters
+    (lite counts characters, so a multibyte value Oracle's BYTE semantics would refuse may pass)."""
+    if isinstance(value, str) and length is not None and len(value) > int(length):
+        raise ValueError(f"ORA-12899: value too large for column (actual: {len(value)}, maximum: {int(length)})")
+    return value
+
+
 def oracle_round(value: Any, places: Any = 0) -> int | float | None:
     """ROUND(n, places) with any ``places``, negative included (ROUND(1234.5678, -2) is 1200), half away
     from zero on the decimal value as written (SQLite's round() treats negative places as 0)."""
@@ -995,6 +1003,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_dot": (json_dot, 2, True),
     "ora_is_json": (is_json, 1, True),
     "ora_round": (oracle_round, 2, True),
+    "ora_varchar_in": (varchar_in, 2, True),
     "ora_mod": (oracle_mod, 2, True),
     "ora_divide": (oracle_divide, 2, True),
     "ora_to_date": (to_date, -1, True),

@@ -34,7 +34,7 @@ from .error_catalogue import (
     ERR_TEXT_INVALID_LABEL, ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION, ERR_UNSUPPORTED_EXTRACT,
     ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND,
-    ERR_UNSUPPORTED_TRANSACTION_STATEMENT, error,
+    ERR_UNSUPPORTED_TRANSACTION_STATEMENT, ERR_VALUE_TOO_LARGE, error,
 )
 from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
 from .scope import (
@@ -173,6 +173,14 @@ class Translator:
             return _anon("ora_to_vector", value, dims, fmt)
         if ctype.type_class == "NUMBER" and ctype.data_type == "NUMBER":
             return self._number_value(value, ctype)
+        if ctype.type_class in ("VARCHAR2", "CHAR") and ctype.length:
+            if isinstance(value, exp.Literal) and value.is_string:
+                if len(value.this) > ctype.length:
+                    raise error(ERR_VALUE_TOO_LARGE, actual=len(value.this), maximum=ctype.length)
+                return value
+            if isinstance(value, (exp.Null, exp.Literal)):
+                return value
+            return _anon("ora_varchar_in", value, exp.Literal.number(ctype.length))
         if ctype.type_class in DATETIME_TYPES:
             precision = _fraction_digits(ctype)
             if isinstance(value, exp.Literal) and value.is_string:
@@ -236,7 +244,7 @@ class Translator:
             if isinstance(select, exp.Select):
                 for i, proj in enumerate(select.expressions):
                     if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in (
-                            "JSON", "VECTOR", "NUMBER", *DATETIME_TYPES):
+                            "JSON", "VECTOR", "NUMBER", "VARCHAR2", "CHAR", *DATETIME_TYPES):
                         inner = proj.this if isinstance(proj, exp.Alias) else proj
                         inner.replace(self._coerce(inner.copy(), cols[names[i]]))
         self._qualify_target(table, owner, name)
