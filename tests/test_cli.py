@@ -198,3 +198,29 @@ def test_doctor_flags_facts_a_wrong_scan_left_and_setup_removes_them_keeping_the
     finally:
         ws.close()
     assert "learner-note-1" in stored and "fact-table-vessels" not in stored
+
+
+def _oracle_env(monkeypatch: pytest.MonkeyPatch, dsn: str, **passwords: str) -> None:
+    monkeypatch.setenv("WORKSHOP_NO_DOTENV", "1")
+    monkeypatch.setenv("ORACLE_DSN", dsn)
+    values = {"ORACLE_PASSWORD": "Kq7_pw_123456", "SUPPLYCHAIN_PASSWORD": "Sc_pw_1234567",
+              "ORACLE_ADMIN_PASSWORD": "Admin_pw_12345", **passwords}
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_oracle_setup_with_a_closed_port_is_one_readable_line_with_its_fix(
+        home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The real python-oracledb against a port nothing listens on: the bounded wait ends in cause + fix, exit 2."""
+    from workshop_lib.backends.oracle import OracleBackend
+
+    monkeypatch.chdir(home)
+    _oracle_env(monkeypatch, f"127.0.0.1:{_closed_port()}/FREEPDB1")
+    monkeypatch.setattr(OracleBackend, "wait_timeout_s", 1.0)
+    assert main(["setup", "--backend", "oracle"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "database reachable" in err and "DPY-6005" in err and "Fix:" in err and "ORACLE_DSN" in err
+    assert "Traceback" not in captured.err + captured.out
+    assert not any(pw in captured.err + captured.out for pw in ("Kq7_pw", "Sc_pw", "Admin_pw"))

@@ -363,3 +363,180 @@ def test_an_instructor_supplied_reranker_loads_and_reorders(settings, bootstrapp
     finally:
         conn.close()
     assert "TEU" in out[0]["content"] and out[0]["rerank_score"] > out[1]["rerank_score"]
+
+
+# --- damage, then `workshop setup --backend oracle` repairs it (issue 10, section 4) --------------------------
+
+ORACLE_FIX = "`workshop setup --backend oracle`"
+
+
+def _oracle(settings):
+    return get_backend(dataclasses.replace(settings, backend="oracle"))
+
+
+def _doctor_checks(settings):
+    return {c.name: c for c in _oracle(settings).doctor().checks}
+
+
+def _setup(settings, **kw):
+    said: list[str] = []
+    _oracle(settings).setup(upto=kw.pop("upto", "scan"), reseed=False, echo=said.append, **kw)
+    return said
+
+
+def _run(settings, user, password, *statements, binds=None):
+    conn = connect_as(settings, user, password)
+    try:
+        with conn.cursor() as cur:
+            for sql in statements:
+                cur.execute(sql, binds or {})
+        conn.commit()
+    finally:
+        conn.close()
+
+
+@pytest.fixture()
+def learner_note(settings, bootstrapped):
+    """A memory the learner wrote: every repair must keep it."""
+    from workshop_lib.workshop import start
+
+    ws = start(settings=settings, upto="memory")
+    try:
+        memory_id = ws.memory_client.add_memory("Learner note: ask the harbour master about berth 7 reefers.",
+                                                user_id=ws.user_id, agent_id=ws.agent_id,
+                                                memory_id="oracle-repair-learner-note", metadata={"kind": "note"})
+    finally:
+        ws.close()
+    yield memory_id
+    ws = start(settings=settings, upto="memory")
+    try:
+        ws.memory_client.delete_memory(memory_id)
+    finally:
+        ws.close()
+
+
+def _note_is_searchable(settings, memory_id):
+    from workshop_lib.workshop import start
+
+    ws = start(settings=settings, upto="memory")
+    try:
+        found = {r.id for r in ws.memory_client.search("harbour master berth reefers", user_id=ws.user_id,
+                                                         agent_id=ws.agent_id, max_results=5)}
+    finally:
+        ws.close()
+    return memory_id in found
+
+
+@pytest.mark.parametrize("damage", ["DELETE FROM vessel_positions", "DELETE FROM cargo_items WHERE ROWNUM <= 7",
+                                    "DROP INDEX ports_location_sx"])
+def test_setup_reseeds_supplychain_after_any_table_or_spatial_index_is_damaged(settings, learner_note, damage):
+    from workshop_lib.seed import seed_manifest
+
+    _run(settings, SCHEMA, settings.supplychain_password, damage)
+    seed = _doctor_checks(settings)["SUPPLYCHAIN seed"]
+    assert not seed.ok and ORACLE_FIX in seed.fix, seed
+    said = _setup(settings)
+    assert any("[   done] seed SUPPLYCHAIN" in line for line in said), said
+    assert _doctor_checks(settings)["SUPPLYCHAIN seed"].ok
+    conn = connect_as(settings, SCHEMA, settings.supplychain_password)
+    try:
+        state = seed_state(conn)
+    finally:
+        conn.close()
+    assert state == {t: n for t, n in seed_manifest().items() if t in state}
+    assert _note_is_searchable(settings, learner_note), "the learner's memory survives a reseed"
+
+
+def test_setup_re_embeds_memories_whose_chunks_or_vectors_are_gone(settings, learner_note):
+    from workshop_lib.config import CHUNKS_TABLE
+
+    _run(settings, settings.oracle_user, settings.oracle_password,
+         f"DELETE FROM {CHUNKS_TABLE} WHERE source_id = :id", binds={"id": learner_note})
+    _run(settings, settings.oracle_user, settings.oracle_password,
+         f"UPDATE {CHUNKS_TABLE} SET embedding = NULL WHERE source_id = 'fact-table-supplychain-vessels'")
+    check = _doctor_checks(settings)["memory vectors"]
+    assert not check.ok and ORACLE_FIX in check.fix, check
+    said = _setup(settings)
+    assert any("[   done] memory vectors" in line for line in said), said
+    assert _doctor_checks(settings)["memory vectors"].ok
+    assert _note_is_searchable(settings, learner_note)
+
+
+def test_setup_removes_stale_fact_memories_and_keeps_the_learners_own(settings, learner_note):
+    from workshop_lib.scanner import Fact, stored_memories, write_facts
+    from workshop_lib.workshop import start
+
+    _setup(settings)   # the reference scan is in place
+    ws = start(settings=settings, upto="memory")
+    try:
+        write_facts(ws.memory_client, [Fact("table", "VESSELS", "Table VESSELS: ships (wrong subject).")],
+                    progress=False)
+    finally:
+        ws.close()
+    check = _doctor_checks(settings)["catalog memories"]
+    assert not check.ok and ORACLE_FIX in check.fix, check
+    _setup(settings)
+    assert _doctor_checks(settings)["catalog memories"].ok
+    conn = connect_as(settings, settings.oracle_user, settings.oracle_password)
+    try:
+        stored = stored_memories(conn)
+    finally:
+        conn.close()
+    assert "fact-table-vessels" not in stored and learner_note in stored
+
+
+@pytest.mark.parametrize("damage", ["dropped", "manual sync with rows pending"])
+def test_setup_rebuilds_a_missing_or_unsynced_text_index(settings, learner_note, damage):
+    from workshop_lib.config import TEXT_INDEX
+
+    statements = [f"DROP INDEX {TEXT_INDEX} FORCE"]
+    if damage != "dropped":   # a learner recreated it without SYNC (ON COMMIT), then wrote a memory
+        statements += [f"CREATE INDEX {TEXT_INDEX} ON {MEMORY_TABLE}(content) INDEXTYPE IS CTXSYS.CONTEXT",
+                       f"UPDATE {MEMORY_TABLE} SET content = content || ' ' WHERE record_id = '{learner_note}'"]
+    _run(settings, settings.oracle_user, settings.oracle_password, *statements)
+    check = _doctor_checks(settings)["text index"]
+    assert not check.ok and ORACLE_FIX in check.fix, check
+    _setup(settings)
+    assert _doctor_checks(settings)["text index"].ok
+    probe_text_sync_conn = connect_as(settings, settings.oracle_user, settings.oracle_password)
+    try:
+        probe_text_sync(probe_text_sync_conn)
+    finally:
+        probe_text_sync_conn.close()
+
+
+def test_setup_reloads_a_dropped_embedding_model(settings, learner_note):
+    from workshop_lib.config import EMBED_MODEL
+
+    _run(settings, settings.oracle_user, settings.oracle_password,
+         "BEGIN DBMS_VECTOR.DROP_ONNX_MODEL(model_name => :name, force => TRUE); END;", binds={"name": EMBED_MODEL})
+    check = _doctor_checks(settings)["embedding model"]
+    assert not check.ok and ORACLE_FIX in check.fix, check
+    said = _setup(settings)
+    assert any("[   done] embedding model" in line for line in said), said
+    assert _doctor_checks(settings)["embedding model"].ok and _note_is_searchable(settings, learner_note)
+
+
+def test_a_second_setup_after_the_repairs_skips_everything(settings, bootstrapped):
+    _setup(settings)
+    said = _setup(settings)
+    for step in ("seed SUPPLYCHAIN", "embedding model", "memory tables", "text index", "catalog memories",
+                 "memory vectors"):
+        assert any(f"[skipped] {step}:" in line for line in said), (step, said)
+    assert _oracle(settings).doctor().ok
+
+
+def test_setup_with_a_wrong_admin_password_is_one_readable_line(settings, bootstrapped, monkeypatch, capsys):
+    """ORA-01017 from the real database: `workshop setup` exits 2 with cause and fix, no traceback, no secret."""
+    from workshop_lib.cli import main
+
+    if not settings.admin_password:
+        pytest.skip("needs ORACLE_ADMIN_PASSWORD (setup logs in as the admin first)")
+    wrong = settings.admin_password + "x"
+    monkeypatch.setenv("ORACLE_ADMIN_PASSWORD", wrong)
+    assert main(["setup", "--backend", "oracle"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and "ORA-01017" in err and "Fix:" in err, err
+    assert "Traceback" not in captured.err + captured.out
+    assert wrong not in captured.err + captured.out and settings.oracle_password not in captured.err + captured.out

@@ -76,6 +76,42 @@ class FakeCursor:
         return self._rows[0] if self._rows else None
 
 
+class FakeMemoryClient:
+    """OAMP's client over FakeOracle's memories: what the scan and the re-embedding call, recorded."""
+
+    def __init__(self, db: "FakeOracle"):
+        self.db = db
+
+    def add_memory(self, content, *, memory_id, user_id, agent_id, metadata=None, memory_type="memory"):
+        self.db.oamp_calls.append(("add_memory", memory_id))
+        self.db.memories[memory_id] = {"content": content, "user": user_id, "agent": agent_id,
+                                       "kind": (metadata or {}).get("kind"), "vector": True}
+        return memory_id
+
+    def update_memory(self, memory_id, content=None, metadata=None):
+        if memory_id not in self.db.memories:
+            raise KeyError(memory_id)
+        self.db.oamp_calls.append(("update_memory", memory_id))
+        memory = self.db.memories[memory_id]
+        memory.update(content=content if content is not None else memory["content"], vector=True)  # re-embedded
+        if metadata is not None:
+            memory["kind"] = metadata.get("kind")
+        return memory_id
+
+    def list_memories(self, *, user_id, agent_id, limit=None):
+        return [types.SimpleNamespace(id=rid, metadata={"kind": m["kind"]}) for rid, m in self.db.memories.items()
+                if m["user"] == user_id and m["agent"] == agent_id]
+
+    def delete_memory(self, memory_id):
+        self.db.oamp_calls.append(("delete_memory", memory_id))
+        return 1 if self.db.memories.pop(memory_id, None) else 0
+
+    def add_user(self, actor_id, profile):
+        self.db.profiles.add(actor_id)
+
+    add_agent = add_user
+
+
 class FakeConnection:
     def __init__(self, db: "FakeOracle", user: str):
         self.db, self.user = db, user.upper()
@@ -114,6 +150,15 @@ class FakeOracle:
         self.password_history: dict[str, list[str]] = {}
         self.refuse_reuse = False   # Autonomous Database's profile: ORA-28007 on a reused password
         self.vector_memory_size: int | None = 256 * 1024 * 1024   # None: V$PARAMETER not readable
+        self.spatial = False                              # the seed's spatial indexes exist
+        self.pending: dict[str, int] = {}                 # text index -> rows in CTX_USER_PENDING
+        self.no_sync: set[str] = set()                    # text indexes created without SYNC (ON COMMIT)
+        # OAMP's memories: record_id -> {"content", "user", "agent", "kind", "vector"} (vector: a chunk has one)
+        self.memories: dict[str, dict] = {}
+        self.profiles: set[str] = set()
+        self.catalog = [("VESSELS", "Container ships of the fleet.")]
+        self.columns = [("VESSELS", "CAPACITY_TEU", "NUMBER", "Y", "Capacity in TEU.")]
+        self.oamp_calls: list[tuple[str, str]] = []       # (method, memory id) called on the OAMP client
 
     # statements run (DDL/DCL) by a user, in order
     def ddl(self, user: str | None = None) -> list[str]:
@@ -186,12 +231,55 @@ class FakeOracle:
             return []
         if m := re.match(r"CREATE INDEX (\w+) ON (\w+)\(content\) INDEXTYPE IS CTXSYS.CONTEXT", s):
             self.indexes[m.group(1).upper()] = (m.group(2).upper(), "VALID")
+            if "SYNC (ON COMMIT)" in s:
+                self.no_sync.discard(m.group(1).upper())
             return []
+        return self._answer_more(user, s, u, p)
+
+    def _answer_more(self, user: str, s: str, u: str, p: dict):
+        """The doctor's questions and the memory repairs' (scan, re-embedding)."""
+        from workshop_lib.memory.setup import UNSEARCHABLE_SQL
+        from workshop_lib.scanner import COLUMNS_SQL, TABLES_SQL
+
+        if u.startswith("SELECT COUNT(*) FROM CTX_USER_PENDING"):
+            return [(self.pending.get(p["n"], 0),)]
+        if s == "BEGIN CTX_DDL.SYNC_INDEX(:n); END;":
+            self.pending[p["n"]] = 0
+            return []
+        if u.startswith("SELECT IDX_SYNC_TYPE FROM CTX_USER_INDEXES"):
+            return [("MANUAL" if p["n"] in self.no_sync else "ON COMMIT",)]
+        if "FROM ALL_INDEXES WHERE TABLE_OWNER = :OWNER AND ITYP_OWNER = 'MDSYS'" in u:
+            return [(2 if self.spatial else 0,)]
+        if m := re.match(r"SELECT COUNT\(\*\) FROM SUPPLYCHAIN\.(\w+)$", s):
+            return [(self.tables.get(SCHEMA, {}).get(m.group(1), 0),)]
+        if u.startswith("SELECT PRIVILEGE FROM SESSION_PRIVS"):
+            return [(x,) for x in D.REQUIRED_SESSION_PRIVILEGES]
+        if u.startswith("SELECT ROLE FROM SESSION_ROLES"):
+            return [("DB_DEVELOPER_ROLE",), ("CTXAPP",)]
+        if u.startswith("SELECT VECTOR_EMBEDDING("):
+            return [([0.0] * EMBED_DIM,)] if self.models else []
+        if s == " ".join(UNSEARCHABLE_SQL.split()):
+            return [(rid,) for rid, m in sorted(self.memories.items()) if not m["vector"]]
+        if u.startswith(f"SELECT CONTENT FROM {MEMORY_TABLE.upper()} WHERE RECORD_ID = :ID"):
+            return [(self.memories[p["id"]]["content"],)]
+        if u.startswith("SELECT RECORD_ID, DBMS_LOB.SUBSTR(CONTENT, 4000, 1)"):
+            return [(rid, m["content"]) for rid, m in self.memories.items()
+                    if m["user"] == p["user_id"] and m["agent"] == p["agent_id"]]
+        if u.startswith(f"SELECT COUNT(*) FROM {MEMORY_TABLE.upper()} WHERE USER_ID = :U"):
+            return [(sum(m["user"] == p["u"] for m in self.memories.values()),)]
+        if u.startswith("SELECT COUNT(*) FROM EDA_ONNX_ACTOR_PROFILE"):
+            return [(1 if p["actor_id"] in self.profiles else 0,)]
+        if s == " ".join(TABLES_SQL.split()):
+            return list(self.catalog) if p["owner"] == SCHEMA else []
+        if s == " ".join(COLUMNS_SQL.split()):
+            return list(self.columns) if p["owner"] == SCHEMA else []
         if u.startswith(f"INSERT INTO {MEMORY_TABLE.upper()}"):
             self.memory_rows[p["rid"]] = p["c"]
             return []
         if u.startswith(f"SELECT COUNT(*) FROM {MEMORY_TABLE.upper()} WHERE RECORD_ID"):
-            hit = self.index_syncs and p["kw"] in self.memory_rows.get(p["rid"], "")
+            syncing = self.index_syncs and not any(
+                i in self.no_sync for i, (t, _) in self.indexes.items() if t == MEMORY_TABLE.upper())
+            hit = syncing and p["kw"] in self.memory_rows.get(p["rid"], "")
             return [(1 if hit else 0,)]
         if u.startswith(f"DELETE FROM {MEMORY_TABLE.upper()}"):
             self.memory_rows.pop(p["rid"], None)
@@ -546,7 +634,8 @@ def fake_world(monkeypatch):
     def run_seed(conn, *, atomic, label):
         assert not atomic and label == "oracle" and conn.user == SCHEMA
         calls["seed"] += 1
-        db.tables[SCHEMA] = {t: 10 for t in P.SEED_TABLES}
+        db.tables[SCHEMA] = {t: seed_manifest()[t] for t in P.SEED_TABLES}   # what the script inserts
+        db.spatial = True
         db.obj_grants = {g for g in db.obj_grants if g[0] != SCHEMA}   # DROP TABLE drops grants
 
     def load_model_oracle(conn, name, built, force=False):
@@ -559,11 +648,18 @@ def fake_world(monkeypatch):
         owned[MEMORY_TABLE.upper()] = 0
         owned[CHUNKS_TABLE.upper()] = 0
 
-    def spatial_indexes_present(conn):
-        return bool(db.tables.get(SCHEMA))  # the fake seed creates tables and indexes together
+    from workshop_lib.seed import seed_manifest
 
-    monkeypatch.setitem(sys.modules, "workshop_lib.seed", types.SimpleNamespace(run_seed=run_seed))
-    monkeypatch.setattr("workshop_lib.dictionary.spatial_indexes_present", spatial_indexes_present)
+    monkeypatch.setitem(sys.modules, "workshop_lib.seed",
+                        types.SimpleNamespace(run_seed=run_seed, seed_manifest=seed_manifest))
+    # the backend's memory repairs: AGENT's connection and OAMP's client, over the same FakeOracle
+    from workshop_lib.backends.oracle import OracleBackend
+
+    monkeypatch.setattr(OracleBackend, "connect", lambda self, user=None: FakeConnection(db, user or "AGENT"))
+    monkeypatch.setattr(OracleBackend, "memory_target",
+                        lambda self, conn: types.SimpleNamespace(close=lambda: None))
+    monkeypatch.setattr(OracleBackend, "build_memory_client",
+                        lambda self, target, embedder=None: FakeMemoryClient(db))
     monkeypatch.setitem(sys.modules, "workshop_lib.embedding.oracle_loader",
                         types.SimpleNamespace(load_model_oracle=load_model_oracle))
     monkeypatch.setitem(sys.modules, "workshop_lib.oracle.memory",
@@ -1177,3 +1273,193 @@ def test_garbage_model_metadata_is_seen_by_doctor_and_rebuilt_by_setup(home):
     assert not check.ok and "workshop setup" in check.fix
     backend.setup(upto="model", reseed=False, echo=lambda *_: None)
     assert {c.name: c for c in backend.doctor().checks}["model files"].ok
+
+
+# --------------------------------------------------------------------------- setup repairs what doctor finds (issue 10, section 4)
+
+ORACLE_FIX = "workshop setup --backend oracle"
+DESTRUCTIVE = ("DROP ", "DELETE ", "TRUNCATE ", "CREATE INDEX", "BEGIN CTX_DDL", 'ALTER USER "SUPPLYCHAIN" IDENTIFIED',
+               'ALTER USER "AGENT" IDENTIFIED')
+
+
+def _oracle_setup(db, *, upto="scan", **kw):
+    """`workshop setup --backend oracle` through the backend seam, against the FakeOracle of fake_world."""
+    out: list[str] = []
+    get_backend(settings_for()).setup(upto=upto, reseed=kw.pop("reseed", False), echo=out.append, **kw)
+    return out
+
+
+def _oracle_doctor(db, monkeypatch):
+    monkeypatch.setattr("workshop_lib.oracle.connection.connect_as", lambda s, u, p, **kw: FakeConnection(db, u))
+    monkeypatch.setattr("workshop_lib.oracle.connection.connect_admin", lambda s: FakeConnection(db, "SYSTEM"))
+    return {c.name: c for c in get_backend(settings_for()).doctor().checks}
+
+
+def _learner_note(db, record_id="learner-note-1", text="My own note: berth 7 closes at six.", vector=True):
+    from workshop_lib.config import AGENT_ID, USER_ID
+
+    db.memories[record_id] = {"content": text, "user": USER_ID, "agent": AGENT_ID, "kind": "note", "vector": vector}
+
+
+def _destructive(db, since: int) -> list[str]:
+    """Statements after log position ``since`` that change or remove something (the probe's own row aside)."""
+    found = []
+    for _, sql, params in db.log[since:]:
+        if sql.startswith(f"DELETE FROM {MEMORY_TABLE}") and str(params.get("rid", "")).startswith("workshop-text-probe-"):
+            continue
+        if sql.lstrip().upper().startswith(DESTRUCTIVE):
+            found.append(sql)
+    return found
+
+
+def test_a_second_oracle_setup_on_a_sound_database_sends_nothing_destructive(fake_world):
+    db, calls = fake_world
+    _oracle_setup(db)
+    _learner_note(db)
+    since, oamp = len(db.log), len(db.oamp_calls)
+    out = _oracle_setup(db)
+    assert _destructive(db, since) == [], _destructive(db, since)
+    assert db.oamp_calls[oamp:] == [], "no memory written, re-embedded or deleted"
+    assert calls["seed"] == 1, "a seed that matches its manifest is not re-run"
+    assert "learner-note-1" in db.memories
+    for step in ("seed SUPPLYCHAIN", "embedding model", "text index", "catalog memories", "memory vectors"):
+        assert any(f"[skipped] {step}:" in line for line in out), (step, out)
+
+
+@pytest.mark.parametrize("damage", ["vessel_positions emptied", "cargo_items rows deleted", "ports dropped",
+                                    "spatial indexes dropped"])
+def test_oracle_setup_reseeds_when_any_table_differs_from_the_seed_manifest(fake_world, damage):
+    """Not only the last table: every table's count against seed_manifest(), and the spatial indexes."""
+    db, calls = fake_world
+    _oracle_setup(db)
+    _learner_note(db)
+    if damage == "vessel_positions emptied":
+        db.tables[SCHEMA]["VESSEL_POSITIONS"] = 0
+    elif damage == "cargo_items rows deleted":
+        db.tables[SCHEMA]["CARGO_ITEMS"] -= 7
+    elif damage == "ports dropped":
+        del db.tables[SCHEMA]["PORTS"]
+    else:
+        db.spatial = False
+    out = _oracle_setup(db)
+    assert calls["seed"] == 2, out
+    line = next(line for line in out if "] seed SUPPLYCHAIN:" in line)
+    assert "[   done]" in line and {"vessel_positions emptied": "vessel_positions 0 of 28 rows",
+                                     "cargo_items rows deleted": "cargo_items 293 of 300 rows",
+                                     "ports dropped": "ports missing",
+                                     "spatial indexes dropped": "spatial indexes missing"}[damage] in line
+    assert {(SCHEMA, t, "AGENT") for t in P.SEED_TABLES} <= db.obj_grants, "grants restored after the reseed"
+    assert "learner-note-1" in db.memories, "a reseed keeps the memories"
+
+
+def test_oracle_setup_syncs_pending_rows_and_rebuilds_an_invalid_or_unsynced_text_index(fake_world):
+    db, _ = fake_world
+    _oracle_setup(db)
+    name = TEXT_INDEX.upper()
+    db.pending[name] = 4                                          # rows waiting: the doctor fails on them
+    since = len(db.log)
+    _oracle_setup(db)
+    sent = [sql for _, sql, _ in db.log[since:]]
+    assert "BEGIN CTX_DDL.SYNC_INDEX(:n); END;" in sent and db.pending[name] == 0
+    assert not [s for s in sent if s.startswith(("DROP INDEX", "CREATE INDEX"))], "a valid index is kept"
+
+    db.indexes[name] = (MEMORY_TABLE.upper(), "INVALID")
+    since = len(db.log)
+    _oracle_setup(db)
+    sent = [sql for _, sql, _ in db.log[since:]]
+    assert sent.index(f'DROP INDEX "{name}" FORCE') < sent.index(B.text_index_sql())
+    assert db.indexes[name][1] == "VALID"
+
+    db.no_sync.add(name)                    # a learner recreated it without PARAMETERS ('SYNC (ON COMMIT)')
+    since = len(db.log)
+    out = _oracle_setup(db)
+    sent = [sql for _, sql, _ in db.log[since:]]
+    assert f'DROP INDEX "{name}" FORCE' in sent and B.text_index_sql() in sent and not db.no_sync
+    assert any("did not sync on commit" in line for line in out)
+
+
+def test_oracle_setup_reloads_a_dropped_model_and_recreates_memory_tables(fake_world):
+    db, calls = fake_world
+    _oracle_setup(db)
+    db.models.clear()
+    del db.tables["AGENT"][CHUNKS_TABLE.upper()]
+    out = _oracle_setup(db)
+    assert db.models and any("[   done] embedding model" in line and "ALL_MINILM_L6_V2 loaded" in line for line in out)
+    assert CHUNKS_TABLE.upper() in db.tables["AGENT"]
+    assert any("[   done] memory tables" in line for line in out) and any(
+        "[   done] embedding model" in line for line in out)
+
+
+def test_oracle_setup_re_embeds_memories_without_vectors_through_oamp_keeping_them(fake_world):
+    """The shared repair (memory.setup.repair_memories): same SQL as lite, OAMP's update_memory, nothing deleted."""
+    from workshop_lib.memory.setup import UNSEARCHABLE_SQL
+
+    db, _ = fake_world
+    _oracle_setup(db)
+    _learner_note(db, "learner-note-1", vector=False)                        # chunk rows deleted
+    _learner_note(db, "learner-note-2", "Reefers need power.", vector=False)  # embeddings set to NULL
+    db.memories["fact-table-supplychain-vessels"]["vector"] = False
+    since, oamp = len(db.log), len(db.oamp_calls)
+    out = _oracle_setup(db)
+    sent = [sql for _, sql, _ in db.log[since:]]
+    assert UNSEARCHABLE_SQL in sent
+    assert sent.count(f"SELECT content FROM {MEMORY_TABLE} WHERE record_id = :id") == 3
+    assert sorted(db.oamp_calls[oamp:]) == [("update_memory", "fact-table-supplychain-vessels"),
+                                            ("update_memory", "learner-note-1"), ("update_memory", "learner-note-2")]
+    assert all(m["vector"] for m in db.memories.values())
+    assert db.memories["learner-note-2"]["content"] == "Reefers need power." and db.memories["learner-note-2"]["kind"] == "note"
+    assert any("re-embedded 3 memories" in line for line in out)
+    assert _destructive(db, since) == []
+
+
+def test_oracle_setup_removes_stale_fact_memories_and_keeps_the_learners_own(fake_world):
+    db, _ = fake_world
+    _oracle_setup(db)
+    _learner_note(db)
+    from workshop_lib.config import AGENT_ID, USER_ID
+
+    db.memories["fact-table-vessels"] = {"content": "Table VESSELS: ships (wrong subject).", "user": USER_ID,
+                                         "agent": AGENT_ID, "kind": "table", "vector": True}
+    oamp = len(db.oamp_calls)
+    out = _oracle_setup(db)
+    assert db.oamp_calls[oamp:] == [("delete_memory", "fact-table-vessels")]
+    assert "learner-note-1" in db.memories and "fact-table-supplychain-vessels" in db.memories
+    assert any("1 stale ones removed" in line and "1 memories of your own kept" in line for line in out)
+
+
+def test_oracle_doctor_sees_each_damage_names_the_exact_setup_command_and_setup_makes_it_green(fake_world, monkeypatch):
+    db, _ = fake_world
+    _oracle_setup(db)
+    _learner_note(db)
+    assert all(c.ok for c in _oracle_doctor(db, monkeypatch).values()), _oracle_doctor(db, monkeypatch)
+    from workshop_lib.config import AGENT_ID, USER_ID
+
+    db.tables[SCHEMA]["VESSEL_POSITIONS"] = 0
+    db.models.clear()
+    db.memories["learner-note-1"]["vector"] = False
+    db.memories["fact-table-vessels"] = {"content": "stale", "user": USER_ID, "agent": AGENT_ID,
+                                         "kind": "table", "vector": True}
+    db.pending[TEXT_INDEX.upper()] = 2
+    broken = {n: c for n, c in _oracle_doctor(db, monkeypatch).items() if not c.ok}
+    assert set(broken) == {"SUPPLYCHAIN seed", "embedding model", "memory vectors", "catalog memories", "text index"}
+    for check in broken.values():
+        assert f"`{ORACLE_FIX}`" in check.fix, check
+        assert "`workshop setup`" not in check.fix and "workshop doctor" not in check.fix, check
+    _oracle_setup(db)
+    report = _oracle_doctor(db, monkeypatch)
+    assert all(c.ok for c in report.values()), [c for c in report.values() if not c.ok]
+    assert db.memories["learner-note-1"]["content"] == "My own note: berth 7 closes at six."
+
+    db.spatial = False
+    db.indexes[TEXT_INDEX.upper()] = (MEMORY_TABLE.upper(), "FAILED")
+    del db.tables["AGENT"][MEMORY_TABLE.upper()]
+    broken = {n: c for n, c in _oracle_doctor(db, monkeypatch).items() if not c.ok}
+    assert {"SUPPLYCHAIN seed", "text index", "memory tables"} <= set(broken)
+    assert all(f"`{ORACLE_FIX}`" in c.fix for c in broken.values()), broken
+    _oracle_setup(db)
+    assert all(c.ok for c in _oracle_doctor(db, monkeypatch).values())
+
+
+def test_the_oracle_doctor_rewrites_every_setup_fix_to_the_oracle_command():
+    assert D.oracle_fix("run `workshop setup` (idempotent)") == "run `workshop setup --backend oracle` (idempotent)"
+    assert D.oracle_fix("run `workshop setup --backend oracle`") == "run `workshop setup --backend oracle`"

@@ -17,6 +17,8 @@ class OracleBackend:
     """Backend over Oracle AI Database (see :class:`~workshop_lib.backends.base.Backend`)."""
 
     name = "oracle"
+    #: seconds ``setup`` waits for the database to accept a login (a closed port is retried until then)
+    wait_timeout_s = 180.0
 
     def __init__(self, settings: Settings):
         self.settings = settings
@@ -63,7 +65,7 @@ class OracleBackend:
         from ..oracle.bootstrap import ensure_text_index
 
         # the bootstrap's version also rebuilds an index a half-finished run left FAILED
-        return ensure_text_index(conn) != "already present"
+        return not ensure_text_index(conn).startswith("already present")
 
     def seed(self, conn: Any) -> Any:
         from ..seed import run_seed
@@ -84,6 +86,77 @@ class OracleBackend:
         return doctor_oracle(self.settings)
 
     def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
-        from ..oracle.bootstrap import bootstrap
+        """The idempotent bootstrap, then (``upto`` memory or scan) the memory repairs lite's setup makes.
 
-        bootstrap(self.settings, echo=echo, reseed=reseed)
+        The users, seed, model, OAMP tables and text index are always brought up
+        to date (``upto`` below ``memory`` stops before the memory repairs).
+        """
+        from ..oracle.bootstrap import bootstrap
+        from ..workshop import LEVELS
+
+        repairs = MemoryRepairs(self)
+        then = []
+        if LEVELS.index(upto) >= LEVELS.index("scan"):
+            then.append(("catalog memories", repairs.scan))
+        if LEVELS.index(upto) >= LEVELS.index("memory"):
+            then.append(("memory vectors", repairs.vectors))
+        try:
+            bootstrap(self.settings, echo=echo, reseed=reseed, wait_timeout_s=self.wait_timeout_s, then=then)
+        finally:
+            repairs.close()
+
+
+class MemoryRepairs:
+    """Setup's memory steps on Oracle, through the same shared code lite's setup calls.
+
+    A :class:`~workshop_lib.workshop.Workshop` over this backend (AGENT's
+    connection, OAMP over a pool) is opened on first use; the scan is
+    :meth:`Workshop.scan` (the reference scan: missing facts written, stale
+    ``fact-`` memories deleted, other memories never touched) and the
+    re-embedding is :func:`workshop_lib.memory.setup.repair_memories`.
+    """
+
+    def __init__(self, backend: OracleBackend):
+        self.backend = backend
+        self._ws: Any = None
+
+    @property
+    def ws(self) -> Any:
+        if self._ws is None:
+            from ..workshop import Workshop
+
+            self._ws = Workshop(settings=self.backend.settings, conn=self.backend.connect(), impl=self.backend)
+            self._ws.ensure_memory()   # the user and agent profiles (and the text index), as lite's setup
+        return self._ws
+
+    def close(self) -> None:
+        if self._ws is not None:
+            self._ws.close()
+            self._ws = None
+
+    def scan(self) -> tuple[str, str]:
+        """The catalog scan: fact memories the catalog does not yield are deleted, missing ones written."""
+        from ..scanner import stale_facts, stored_memories
+
+        ws = self.ws
+        scope = {"user_id": ws.user_id, "agent_id": ws.agent_id}
+        stale = stale_facts(ws.conn, **scope)
+        before = stored_memories(ws.conn, **scope)
+        ws.scan()
+        after = stored_memories(ws.conn, **scope)
+        written = sum(1 for rid, text in after.items() if before.get(rid) != text)
+        kept = len([rid for rid in after if not str(rid).startswith("fact-")])
+        if not stale and not written:
+            return "skipped", f"every fact memory matches the catalog ({len(after)} memories for {ws.user_id})"
+        return "done", (f"catalog scan: {written} fact memories written, {len(stale)} stale ones removed; "
+                        f"{kept} memories of your own kept")
+
+    def vectors(self) -> tuple[str, str]:
+        """Re-embed every memory without a chunk/vector through OAMP (text, metadata and status kept)."""
+        from ..memory.setup import repair_memories
+
+        repaired = repair_memories(self.ws)
+        if not repaired:
+            return "skipped", "every memory has its chunk and vector"
+        return "done", (f"re-embedded {len(repaired)} memories that had lost their chunks or vectors "
+                        f"(e.g. {repaired[0]}; text, metadata and status kept)")

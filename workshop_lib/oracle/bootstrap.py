@@ -6,11 +6,17 @@ Order of work, each step safe to repeat and each reported as done / skipped:
 2. as the admin user: create or update the SUPPLYCHAIN and AGENT users
    (password from .env, default tablespace checked to be ASSM, bounded quota)
    and grant the least privileges in :mod:`.privileges` (no ANY privilege);
-3. as SUPPLYCHAIN: run the seed when tables are missing or empty, then grant
-   SELECT on each of its tables to AGENT (and re-grant to learners after a reseed);
-4. as AGENT: load the ONNX embedding model and check it returns 384-dim
-   vectors, create OAMP's tables, create the Oracle Text index on the memory
-   table's ``content`` and prove it syncs on commit.
+3. as SUPPLYCHAIN: run the seed when any table is missing or holds another
+   row count than the seed script inserts (its manifest), or the spatial
+   indexes are missing; then grant SELECT on each of its tables to AGENT (and
+   re-grant to learners after a reseed);
+4. as AGENT: load the ONNX embedding model when it is missing and check it
+   returns 384-dim vectors, create OAMP's tables, create the Oracle Text index
+   on the memory table's ``content`` (rebuilding an invalid one or one that does
+   not sync on commit, synchronising pending rows) and prove it syncs on commit;
+5. the caller's ``then`` steps: :class:`~workshop_lib.backends.oracle.OracleBackend`
+   adds the catalog scan (stale fact memories removed) and the re-embedding of
+   memories without a chunk/vector, shared with lite.
 
 A failed step raises :class:`OracleSetupError` carrying the step name and a
 :class:`~.diagnosis.Diagnosis` (cause + exact fix); nothing it leaves behind
@@ -106,8 +112,9 @@ class _Steps:
             self._record(name, "failed", str(exc.diagnosis))
             raise
         except WorkshopError as exc:
-            self._record(name, "failed", str(exc))
-            raise OracleSetupError(name, Diagnosis(None, str(exc), "see the message above.")) from exc
+            diagnosis = _diagnosis_of(exc)
+            self._record(name, "failed", str(diagnosis))
+            raise OracleSetupError(name, diagnosis) from exc
         except Exception as exc:  # noqa: BLE001 - every database error gets a diagnosis
             diagnosis = diagnose(exc)
             self._record(name, "failed", str(diagnosis))
@@ -117,6 +124,16 @@ class _Steps:
     def _record(self, name: str, status: str, detail: str) -> None:
         self.report.steps.append(StepResult(name, status, detail))
         self.echo(f"  [{status:>7}] {name}: {detail}")
+
+
+def _diagnosis_of(exc: WorkshopError) -> Diagnosis:
+    """A workshop error as cause + fix: its message already says both (``... Fix: ...``) or only the cause."""
+    text = str(exc).strip()
+    code = getattr(getattr(exc, "diagnosis", None), "code", None)
+    cause, sep, fix = text.partition(" Fix: ")
+    if sep:
+        return Diagnosis(code if code and code not in cause else None, cause, fix)
+    return Diagnosis(None, text, "correct what the message names, then re-run `workshop setup --backend oracle`.")
 
 
 # --- small SQL helpers ---------------------------------------------------------
@@ -248,6 +265,23 @@ def seed_state(conn: Any) -> dict[str, int | None]:
     return state
 
 
+def seed_differences(state: dict[str, int | None], manifest: dict[str, int]) -> list[str]:
+    """What differs from the seed script, one phrase per table (empty when every count matches).
+
+    A table is missing, or holds another number of rows than the script
+    inserts (``manifest``, from :func:`workshop_lib.seed.seed_manifest`): a
+    learner's DELETE on any one table, not only the last one, is noticed.
+    """
+    found = []
+    for table, rows in state.items():
+        wanted = manifest.get(table)
+        if rows is None:
+            found.append(f"{table.lower()} missing")
+        elif wanted is not None and rows != wanted:
+            found.append(f"{table.lower()} {rows} of {wanted} rows")
+    return found
+
+
 def ensure_catalog_grants(conn: Any, grantees: Iterable[str]) -> list[str]:
     """As SUPPLYCHAIN: GRANT SELECT on each seed table it owns to each grantee; return the statements.
 
@@ -305,20 +339,38 @@ def text_index_sql(table: str = MEMORY_TABLE, index: str = TEXT_INDEX) -> str:
                                      P.validate_identifier(index, "index name"))
 
 
-def ensure_text_index(conn: Any, table: str = MEMORY_TABLE, index: str = TEXT_INDEX) -> str:
-    """Create the CONTEXT index unless a valid one is there; rebuild a half-built one."""
+TEXT_INDEX_PENDING_SQL = "SELECT COUNT(*) FROM ctx_user_pending WHERE pnd_index_name = :n"
+SYNC_TEXT_INDEX_PLSQL = "BEGIN CTX_DDL.SYNC_INDEX(:n); END;"
+
+
+def ensure_text_index(conn: Any, table: str = MEMORY_TABLE, index: str = TEXT_INDEX, *,
+                      rebuild: bool = False) -> str:
+    """Create the CONTEXT index unless a valid one is there; rebuild a half-built one; sync pending rows.
+
+    A valid index with rows waiting in CTX_USER_PENDING (what the doctor
+    fails on) is synchronised with ``CTX_DDL.SYNC_INDEX``; ``rebuild=True``
+    drops even a valid one (one that does not sync on commit) and recreates it.
+    """
     t = P.validate_identifier(table, "table name")
     i = P.validate_identifier(index, "index name")
     rows = _rows(conn, TEXT_INDEX_STATE_SQL, {"t": t})
     for name, status, dom_status, dom_opstatus in rows:
         healthy = (str(status).upper() == "VALID" and str(dom_status or "VALID").upper() == "VALID"
                    and str(dom_opstatus or "VALID").upper() == "VALID")
-        if healthy:
-            return "already present" if name == i else f"already present as {name}"
+        if healthy and not rebuild:
+            present = "already present" if name == i else f"already present as {name}"
+            pending = int(_scalar(conn, TEXT_INDEX_PENDING_SQL, {"n": name}) or 0)
+            if pending:
+                _execute(conn, SYNC_TEXT_INDEX_PLSQL, {"n": name})
+                return f"{present}; synchronised {pending} pending rows"
+            return present
         # A failed CREATE INDEX leaves a FAILED domain index that blocks the next attempt.
         _execute(conn, f"DROP INDEX {P.quote_identifier(name)} FORCE")
     _execute(conn, text_index_sql(t, i))
-    return "created" if not rows else "rebuilt (the previous one was not valid)"
+    if not rows:
+        return "created"
+    return "rebuilt (the previous one did not sync on commit)" if rebuild else \
+        "rebuilt (the previous one was not valid)"
 
 
 def probe_text_sync(conn: Any, table: str = MEMORY_TABLE) -> None:
@@ -385,8 +437,11 @@ def setup_agent_schema(settings: Any, user: str, password: str, steps: _Steps,
                 pool.close(force=True)
             if not _memory_tables_present(conn):
                 raise OracleSetupError(f"{prefix}memory tables", Diagnosis(
-                    None, f"OAMP did not create {MEMORY_TABLE} and {CHUNKS_TABLE} in {user}.",
-                    "run `workshop doctor` to see which privilege or setting is missing, then re-run setup.",
+                    None, f"OAMP did not create {MEMORY_TABLE} and {CHUNKS_TABLE} in {user} "
+                          "(its CREATE_IF_NECESSARY schema policy raised no error).",
+                    f"check that {user} holds DB_DEVELOPER_ROLE and a quota on its default tablespace "
+                    "(ORACLE_ADMIN_PASSWORD set lets setup grant both), then re-run "
+                    "`workshop setup --backend oracle`.",
                 ))
             return ("skipped" if had else "done"), f"OAMP tables ({MEMORY_TABLE}, {CHUNKS_TABLE}, ...) present"
 
@@ -394,8 +449,21 @@ def setup_agent_schema(settings: Any, user: str, password: str, steps: _Steps,
 
         def text_index() -> tuple[str, str]:
             outcome = ensure_text_index(conn)
-            probe_text_sync(conn)
-            status = "skipped" if outcome.startswith("already") else "done"
+            try:
+                probe_text_sync(conn)
+            except OracleSetupError:
+                # a valid index that does not sync on commit (created without SYNC (ON COMMIT)): rebuild once
+                outcome = ensure_text_index(conn, rebuild=True)
+                try:
+                    probe_text_sync(conn)
+                except OracleSetupError as exc:
+                    raise OracleSetupError(f"{prefix}text index", Diagnosis(
+                        None, exc.diagnosis.cause + " Setup dropped and recreated it with SYNC (ON COMMIT) "
+                        "and the probe still was not found.",
+                        "Oracle Text is not processing this schema's syncs: ask the DBA to look at "
+                        "CTX_USER_INDEX_ERRORS and the CTXSYS installation (docs/troubleshooting.md, Oracle).",
+                    )) from exc
+            status = "skipped" if outcome.startswith("already present") and ";" not in outcome else "done"
             return status, f"{TEXT_INDEX} {outcome}; syncs on commit (probe found and removed)"
 
         steps.run(f"{prefix}text index", text_index)
@@ -439,15 +507,22 @@ def check_vector_pool_early(settings: Any, agent: str, target: str, schemas: int
 
 # --- entry point -----------------------------------------------------------------
 
+#: A step the caller adds after the agent schema: (name, fn) with fn() -> (status, detail).
+Step = tuple[str, Callable[[], tuple[str, str]]]
+
+
 def bootstrap(settings: Any, *, echo: Echo = print, reseed: bool = False,
-              wait_timeout_s: float = 180.0, reset_passwords: bool = False) -> BootstrapReport:
+              wait_timeout_s: float = 180.0, reset_passwords: bool = False,
+              then: Iterable[Step] = ()) -> BootstrapReport:
     """Set up an Oracle database idempotently and return a report of what was done.
 
     See the module docstring for the steps. Admin credentials are optional: without
     ORACLE_ADMIN_PASSWORD the users are assumed to exist (an instructor or DBA
     created them) and only the schema-level steps run. ``reseed`` re-runs the
     seed even when SUPPLYCHAIN is already populated; ``reset_passwords`` sets
-    both users' passwords from .env even when they still log in. (Lite is set up by
+    both users' passwords from .env even when they still log in. ``then``: steps run
+    after the agent schema, reported and diagnosed like the others (the backend adds
+    the memory repairs it shares with lite there). (Lite is set up by
     :meth:`workshop_lib.backends.lite.LiteBackend.setup`.) Raises
     :class:`OracleSetupError` (with cause and fix) on the first failed step.
     Passwords are never echoed.
@@ -458,6 +533,8 @@ def bootstrap(settings: Any, *, echo: Echo = print, reseed: bool = False,
     try:
         _bootstrap_oracle(settings, steps, echo, reseed=reseed, wait_timeout_s=wait_timeout_s,
                           reset_passwords=reset_passwords)
+        for name, fn in then:
+            steps.run(name, fn)
     finally:
         report.seconds = time.monotonic() - started
     echo(report.summary())
@@ -510,15 +587,18 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
 
     def seed_and_grants() -> tuple[str, str]:
         from ..dictionary import spatial_indexes_present
-        from ..seed import run_seed
+        from ..seed import run_seed, seed_manifest
 
         conn = connect_as(settings, SCHEMA, settings.supplychain_password)
         try:
             state = seed_state(conn)
-            # a schema seeded before the spatial indexes existed must be seeded again
-            complete = all(state.values()) and spatial_indexes_present(conn)
+            # every table against the seed script's row counts (what the doctor checks), and the
+            # spatial indexes (a schema seeded before they existed, or one a learner dropped)
+            why = seed_differences(state, seed_manifest())
+            if not why and not spatial_indexes_present(conn):
+                why = ["spatial indexes missing"]
             grantees = [agent] + [g for g in existing_catalog_grantees(conn) if g != agent]
-            if complete and not reseed:
+            if not why and not reseed:
                 status = "skipped"
                 detail = "SUPPLYCHAIN already seeded (" + ", ".join(
                     f"{t.lower()} {n}" for t, n in state.items()) + ")"
@@ -527,7 +607,8 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
                 conn.commit()
                 state = seed_state(conn)
                 status = "done"
-                detail = "seeded SUPPLYCHAIN (" + ", ".join(
+                reason = "--reseed" if not why else "; ".join(why)
+                detail = f"seeded SUPPLYCHAIN ({reason} -> " + ", ".join(
                     f"{t.lower()} {n}" for t, n in state.items()) + ")"
             granted = ensure_catalog_grants(conn, grantees)
         finally:

@@ -127,15 +127,16 @@ def check_catalog(conn: Any) -> Check:
     if not spatial_indexes_present(conn):
         return Check("SUPPLYCHAIN seed", False,
                      f"the spatial indexes are missing, so SDO_WITHIN_DISTANCE fails with ORA-13226 ({detail})",
-                     "run `workshop setup --reseed` to recreate SUPPLYCHAIN with its spatial indexes.")
+                     "run `workshop setup`: it recreates SUPPLYCHAIN with its spatial indexes when they are "
+                     "missing (`--reseed` forces the same; memories are kept).")
     return Check("SUPPLYCHAIN seed", True, detail + "; spatial indexes present")
 
 
 def check_model(conn: Any) -> Check:
     """The embedding model is registered and returns EMBED_DIM-dimensional vectors."""
     if not model_loaded(conn, EMBED_MODEL):
-        d = diagnose("ORA-40284")
-        return Check("embedding model", False, f"{EMBED_MODEL} is not loaded in this schema", d.fix)
+        return Check("embedding model", False, f"{EMBED_MODEL} is not loaded in this schema",
+                     f"run `workshop setup`: it builds the ONNX file if needed and loads it as {EMBED_MODEL}.")
     vector = _scalar(conn, f"SELECT VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA) FROM dual",
                      {"q": "container vessel capacity in TEU"})
     dim = len(vector) if vector is not None else 0
@@ -253,8 +254,8 @@ def check_text_index_oracle(conn: Any) -> Check:
     bad = [s for s in (status, dom_status, dom_opstatus) if s and str(s).upper() != "VALID"]
     if bad:
         return Check("text index", False, f"{name} is not valid ({'/'.join(map(str, bad))})",
-                     f"run `DROP INDEX {str(name).lower()} FORCE;` as {MEMORY_TABLE}'s owner, then "
-                     "`workshop setup` to rebuild it.")
+                     f"run `workshop setup`: it drops the invalid index (DROP INDEX {str(name).lower()} FORCE) "
+                     "and rebuilds it with SYNC (ON COMMIT).")
     pending = int(_scalar(conn, "SELECT COUNT(*) FROM ctx_user_pending WHERE pnd_index_name = :n",
                           {"n": name}) or 0)
     try:
@@ -265,8 +266,8 @@ def check_text_index_oracle(conn: Any) -> Check:
         sync = None
     if pending:
         return Check("text index", False, f"{name} has {pending} rows waiting to be indexed (sync {sync})",
-                     f"run `EXEC CTX_DDL.SYNC_INDEX('{name}')`, or recreate it with "
-                     "PARAMETERS ('SYNC (ON COMMIT)') via `workshop setup`.")
+                     "run `workshop setup`: it synchronises them (CTX_DDL.SYNC_INDEX) and rebuilds an index "
+                     "that does not sync on commit.")
     return Check("text index", True, f"{str(name).lower()} valid, sync {sync or 'unknown'}, nothing pending")
 
 
@@ -323,9 +324,19 @@ def doctor_oracle(settings: Any) -> DoctorReport:
     into the DSN) never reaches the report, even inside a driver's error text.
     """
     report = _doctor_oracle(settings)
-    report.checks = [check._replace(detail=redact(check.detail, settings), fix=redact(check.fix or "", settings))
+    report.checks = [check._replace(detail=redact(check.detail, settings),
+                                    fix=oracle_fix(redact(check.fix or "", settings)))
                      for check in report.checks]
     return report
+
+
+#: The command that repairs what the Oracle doctor finds (the shared checks' fixes say `workshop setup`).
+ORACLE_SETUP = "workshop setup --backend oracle"
+
+
+def oracle_fix(fix: str) -> str:
+    """A fix as the Oracle doctor prints it: `workshop setup` becomes the exact Oracle command."""
+    return fix.replace("`workshop setup`", f"`{ORACLE_SETUP}`")
 
 
 def _doctor_oracle(settings: Any) -> DoctorReport:
