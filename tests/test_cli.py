@@ -224,3 +224,38 @@ def test_oracle_setup_with_a_closed_port_is_one_readable_line_with_its_fix(
     assert "database reachable" in err and "DPY-6005" in err and "Fix:" in err and "ORACLE_DSN" in err
     assert "Traceback" not in captured.err + captured.out
     assert not any(pw in captured.err + captured.out for pw in ("Kq7_pw", "Sc_pw", "Admin_pw"))
+
+
+@pytest.mark.parametrize("env, says", [
+    ({"ORACLE_PASSWORD": 'Kq7"pw_123456'}, "double quote"),             # a password the database would refuse
+    ({"ORACLE_ADMIN_PASSWORD": ""}, "ORACLE_ADMIN_PASSWORD"),              # --reset-passwords needs the admin
+])
+def test_oracle_setup_with_bad_credentials_is_one_readable_line_before_any_connection(
+        env: dict[str, str], says: str, home: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(home)
+    _oracle_env(monkeypatch, f"127.0.0.1:{_closed_port()}/FREEPDB1", **env)
+    assert main(["setup", "--backend", "oracle", "--reset-passwords"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in captured.err + captured.out, err
+    assert "settings" in err and says in err and "Fix:" in err
+    assert not any(pw in captured.err + captured.out for pw in ("Kq7_pw", "Kq7\"pw", "Sc_pw", "Admin_pw"))
+
+
+def test_setup_reset_passwords_flag_reaches_the_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`workshop setup --reset-passwords` is passed through the Backend protocol (lite ignores it, oracle bootstraps)."""
+    import workshop_lib.cli as cli
+
+    seen: dict[str, object] = {}
+
+    class Recorder:
+        def setup(self, **kw: object) -> None:
+            seen.update(kw)
+
+    monkeypatch.setattr(cli, "get_backend", lambda settings: Recorder())
+    assert main(["setup", "--backend", "oracle", "--reset-passwords"]) == 0
+    assert seen["reset_passwords"] is True and seen["upto"] == "scan" and seen["reseed"] is False
+    assert main(["setup", "--backend", "oracle"]) == 0 and seen["reset_passwords"] is False
+    help_text = build_parser()._subparsers._group_actions[0].choices["setup"].format_help()
+    assert "--reset-passwords" in help_text and "lite has no passwords" in help_text

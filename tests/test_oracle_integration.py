@@ -540,3 +540,12 @@ def test_setup_with_a_wrong_admin_password_is_one_readable_line(settings, bootst
     assert len(err.splitlines()) == 1 and "ORA-01017" in err and "Fix:" in err, err
     assert "Traceback" not in captured.err + captured.out
     assert wrong not in captured.err + captured.out and settings.oracle_password not in captured.err + captured.out
+
+
+def test_setup_reset_passwords_sets_them_and_they_still_log_in(settings, bootstrapped):
+    if not settings.admin_password:
+        pytest.skip("--reset-passwords needs ORACLE_ADMIN_PASSWORD")
+    said = _setup(settings, upto="connect", reset_passwords=True)
+    assert any("password reset from .env" in line for line in said), said
+    connect_as(settings, settings.oracle_user, settings.oracle_password).close()
+    connect_as(settings, SCHEMA, settings.supplychain_password).close()

@@ -1463,3 +1463,35 @@ def test_oracle_doctor_sees_each_damage_names_the_exact_setup_command_and_setup_
 def test_the_oracle_doctor_rewrites_every_setup_fix_to_the_oracle_command():
     assert D.oracle_fix("run `workshop setup` (idempotent)") == "run `workshop setup --backend oracle` (idempotent)"
     assert D.oracle_fix("run `workshop setup --backend oracle`") == "run `workshop setup --backend oracle`"
+
+
+# --------------------------------------------------------------------------- workshop setup --reset-passwords
+
+def test_reset_passwords_goes_through_the_backend_to_bootstrap(fake_world):
+    db, _ = fake_world
+    _oracle_setup(db)
+    assert db.password_history == {"SUPPLYCHAIN": [settings_for().supplychain_password],
+                                   "AGENT": [settings_for().oracle_password]}
+    since = len(db.log)
+    out = _oracle_setup(db, reset_passwords=True)
+    sent = [sql for _, sql, _ in db.log[since:]]
+    assert P.password_sql("SUPPLYCHAIN", settings_for().supplychain_password) in sent
+    assert P.password_sql("AGENT", settings_for().oracle_password) in sent
+    assert any("password reset from .env" in line for line in out)
+    assert not any(settings_for().oracle_password in line for line in out)
+
+
+def test_reset_passwords_without_the_admin_password_is_one_readable_error(fake_world):
+    db, _ = fake_world
+    with pytest.raises(B.OracleSetupError) as info:
+        get_backend(settings_for(ORACLE_ADMIN_PASSWORD=None)).setup(upto="scan", reseed=False, echo=lambda m: None,
+                                                                  reset_passwords=True)
+    assert info.value.step == "settings" and "ORACLE_ADMIN_PASSWORD" in str(info.value)
+    assert "\n" not in str(info.value) and db.log == []
+
+
+def test_lite_setup_ignores_reset_passwords_and_says_so(home):
+    said: list[str] = []
+    get_backend(dataclasses.replace(load_settings(), backend="lite")).setup(
+        upto="connect", reseed=False, echo=said.append, reset_passwords=True)
+    assert any("--reset-passwords is for the Oracle backend" in line and "ignored" in line for line in said)

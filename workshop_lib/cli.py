@@ -16,7 +16,8 @@ from .errors import WorkshopError
 
 
 def _cmd_setup(args: argparse.Namespace) -> int:
-    get_backend(load_settings(backend=args.backend)).setup(upto=args.upto, reseed=args.reseed, echo=print)
+    get_backend(load_settings(backend=args.backend)).setup(upto=args.upto, reseed=args.reseed, echo=print,
+                                                           reset_passwords=args.reset_passwords)
     return 0
 
 
@@ -105,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how far to prepare: connect < model (load the ONNX model) < seed (SUPPLYCHAIN) "
                         "< memory (memory tables) < scan (catalog memories, the default)")
     p.add_argument("--reseed", action="store_true", help="recreate SUPPLYCHAIN even when it is present")
+    p.add_argument("--reset-passwords", action="store_true",
+                   help="oracle: set SUPPLYCHAIN's and AGENT's passwords from .env even when they still log in "
+                        "(needs ORACLE_ADMIN_PASSWORD); lite has no passwords and ignores it")
     p.set_defaults(func=_cmd_setup)
 
     p = sub.add_parser("doctor", help="check the environment and say how to fix what is wrong",

@@ -52,8 +52,14 @@ class Backend(Protocol):
     def doctor(self) -> Any:
         """Check this backend's environment; returns a DoctorReport (never raises for a problem found)."""
 
-    def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
-        """``workshop setup``: bring this backend up to date, idempotently, reporting through ``echo``."""
+    def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any], reset_passwords: bool = False) -> None:
+        """``workshop setup``: bring this backend up to date, idempotently, reporting through ``echo``.
+
+        Repairs what the doctor finds damaged and keeps the learner's own
+        memories. ``reset_passwords`` (``workshop setup --reset-passwords``): on
+        Oracle, set the SUPPLYCHAIN and AGENT passwords from .env even when they
+        still log in; lite has no database users and says it ignores the flag.
+        """
 
     def close_target(self, target: Any) -> None:
         """Release what :meth:`memory_target` opened (a pool), if anything."""

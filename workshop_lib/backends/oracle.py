@@ -85,11 +85,12 @@ class OracleBackend:
 
         return doctor_oracle(self.settings)
 
-    def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any]) -> None:
+    def setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any], reset_passwords: bool = False) -> None:
         """The idempotent bootstrap, then (``upto`` memory or scan) the memory repairs lite's setup makes.
 
         The users, seed, model, OAMP tables and text index are always brought up
-        to date (``upto`` below ``memory`` stops before the memory repairs).
+        to date (``upto`` below ``memory`` stops before the memory repairs);
+        ``reset_passwords`` sets both users' passwords from .env even when they log in.
         """
         from ..oracle.bootstrap import bootstrap
         from ..workshop import LEVELS
@@ -101,7 +102,8 @@ class OracleBackend:
         if LEVELS.index(upto) >= LEVELS.index("memory"):
             then.append(("memory vectors", repairs.vectors))
         try:
-            bootstrap(self.settings, echo=echo, reseed=reseed, wait_timeout_s=self.wait_timeout_s, then=then)
+            bootstrap(self.settings, echo=echo, reseed=reseed, reset_passwords=reset_passwords,
+                      wait_timeout_s=self.wait_timeout_s, then=then)
         finally:
             repairs.close()
 

@@ -549,6 +549,13 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
 
     def check_settings() -> tuple[str, str]:
         settings.require_oracle(supplychain=True)
+        if reset_passwords and not settings.admin_password:
+            raise OracleSetupError("settings", Diagnosis(
+                None, "--reset-passwords sets the SUPPLYCHAIN and AGENT passwords as the admin user, and "
+                      "ORACLE_ADMIN_PASSWORD is not set.",
+                "put ORACLE_ADMIN_USER/ORACLE_ADMIN_PASSWORD in .env (ADMIN on Autonomous Database) and re-run "
+                "`workshop setup --backend oracle --reset-passwords`, or ask your DBA to set the passwords.",
+            ))
         if settings.admin_password:
             # setup will create or alter these users: refuse a password the database would refuse
             P.validate_password(settings.supplychain_password, SCHEMA, target)
