@@ -431,6 +431,11 @@ CORPUS: list[Item] = [
          Refused("ORA-12899", "maximum: 30")),     # DEPARTMENT_NAME VARCHAR2(30)
     Item(HR_SCHEMA, "UPDATE employees SET first_name = last_name || last_name || last_name || last_name "
                     "WHERE employee_id = 108", Refused("ORA-12899", "maximum: 20")),
+    Item(AI_VECTOR, "SELECT * FROM TABLE(DBMS_VECTOR_CHAIN.UTL_TO_CHUNKS('some text'))",
+         Refused("ORA-03001", "table functions")),
+    Item(SQL_REF, "SELECT e.last_name, l.n FROM employees e, LATERAL (SELECT COUNT(*) n FROM employees m "
+                  "WHERE m.manager_id = e.employee_id) l", Refused("ORA-03001", "LATERAL")),
+    Item(SQL_REF, "SELECT JSON_OBJECT(*) FROM departments", Refused("ORA-03001", "JSON_OBJECT(*)")),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

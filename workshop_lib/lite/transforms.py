@@ -657,6 +657,13 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         raise error(ERR_UNSUPPORTED_JSON_TABLE)
     if isinstance(node, exp.JSONObject) and str(node.args.get("null_handling") or "").upper().startswith("ABSENT"):
         raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT ... ABSENT ON NULL")
+    if isinstance(node, exp.JSONObject) and any(isinstance(e, exp.Star) for e in node.expressions):
+        raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT(*) (list the members: JSON_OBJECT('id' VALUE id, ...))")
+    if isinstance(node, exp.Table) and isinstance(node.this, exp.Anonymous):
+        raise error(ERR_UNSUPPORTED, construct=f"table functions and collections in FROM "
+                                               f"({node.this.sql(dialect=Oracle)[:60]})")
+    if isinstance(node, exp.Lateral):
+        raise error(ERR_UNSUPPORTED, construct="LATERAL inline views (use a join or a correlated subquery)")
     if isinstance(node, exp.WindowSpec) and any(isinstance(node.args.get(k), exp.Interval) for k in ("start", "end")):
         raise error(ERR_UNSUPPORTED, construct="a RANGE window frame with an INTERVAL offset")
     if isinstance(node, Prediction):
