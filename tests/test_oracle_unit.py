@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import re
 import socket
 import stat
@@ -288,7 +289,8 @@ class FakeOracle:
 
 
 def settings_for(**env):
-    base = {"WORKSHOP_BACKEND": "oracle", "ORACLE_DSN": "localhost:1521/FREEPDB1",
+    base = {"WORKSHOP_BACKEND": "oracle", "WORKSHOP_HOME": os.environ.get("WORKSHOP_HOME"),
+            "ORACLE_DSN": "localhost:1521/FREEPDB1",
             "ORACLE_USER": AGENT_SCHEMA, "ORACLE_PASSWORD": "Kq7mPw2xLt9vBn",
             "SUPPLYCHAIN_PASSWORD": "SupplyPw123456x", "ORACLE_ADMIN_PASSWORD": "AdminPw123456x"}
     base.update(env)
@@ -1495,3 +1497,22 @@ def test_lite_setup_ignores_reset_passwords_and_says_so(home):
     get_backend(dataclasses.replace(load_settings(), backend="lite")).setup(
         upto="connect", reseed=False, echo=said.append, reset_passwords=True)
     assert any("--reset-passwords is for the Oracle backend" in line and "ignored" in line for line in said)
+
+
+def test_one_oracle_setup_at_a_time_per_home(fake_world, tmp_path, monkeypatch):
+    """Oracle setup holds the home's setup lock (lite's) while it bootstraps: a second one waits, with a message."""
+    import fcntl
+
+    held = []
+
+    def bootstrap(settings, **kw):
+        with open(tmp_path / ".setup.lock", "w") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                held.append(True)
+
+    monkeypatch.setattr(B, "bootstrap", bootstrap)
+    get_backend(settings_for(WORKSHOP_HOME=str(tmp_path))).setup(upto="connect", reseed=False, echo=lambda m: None)
+    assert held == [True]
+

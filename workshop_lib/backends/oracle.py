@@ -91,7 +91,17 @@ class OracleBackend:
         The users, seed, model, OAMP tables and text index are always brought up
         to date (``upto`` below ``memory`` stops before the memory repairs);
         ``reset_passwords`` sets both users' passwords from .env even when they log in.
+        One setup at a time per WORKSHOP_HOME (lite's lock): two at once would race on
+        CREATE USER, the seed and the scan's memory ids; the second says so and waits.
         """
+        from pathlib import Path
+
+        from .lite import setup_lock
+
+        with setup_lock(Path(self.settings.home), echo):
+            self._setup(upto=upto, reseed=reseed, echo=echo, reset_passwords=reset_passwords)
+
+    def _setup(self, *, upto: str, reseed: bool, echo: Callable[[str], Any], reset_passwords: bool) -> None:
         from ..oracle.bootstrap import bootstrap
         from ..workshop import LEVELS
 
