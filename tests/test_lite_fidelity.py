@@ -785,3 +785,23 @@ def _l2(a: list[float], b: list[float]) -> float:
 def test_vector_search_examples(galaxies, sql: str, expected: list) -> None:
     galaxies.execute(sql)
     assert galaxies.fetchall() == expected
+
+
+def test_hr_countries_ddl_with_organization_index(hr: LiteConnection) -> None:
+    """hr_create.sql's COUNTRIES is an index-organized table: storage only, so lite accepts it as a table."""
+    cur = hr.cursor()
+    cur.execute("""CREATE TABLE countries
+        ( country_id      CHAR(2) CONSTRAINT  country_id_nn NOT NULL
+        , country_name    VARCHAR2(60)
+        , region_id       NUMBER
+        , CONSTRAINT     country_c_id_pk PRIMARY KEY (country_id)
+        ) ORGANIZATION INDEX""")
+    try:
+        cur.executemany("INSERT INTO countries VALUES (:1, :2, :3)", [("UK", "United Kingdom", 1), ("US", "USA", 2)])
+        cur.execute("SELECT country_name FROM countries WHERE country_id = 'US'")
+        assert cur.fetchall() == [("USA",)]
+        with pytest.raises(oracledb.DatabaseError) as info:
+            cur.execute("INSERT INTO countries VALUES ('US', 'again', 2)")
+        assert info.value.args[0].full_code == "ORA-00001"
+    finally:
+        cur.execute("DROP TABLE countries")

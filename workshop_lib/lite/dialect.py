@@ -81,9 +81,27 @@ def _parse_prediction(self: OracleParser) -> exp.Expression:
     return self.expression(Prediction(this=model, expressions=inputs))
 
 
+class OrganizationProperty(exp.Property):
+    """``CREATE TABLE ... ORGANIZATION INDEX | HEAP``: how Oracle stores the rows, not what they are."""
+
+    arg_types = {"this": True}
+
+
+def _parse_organization(self: OracleParser) -> exp.Expression:
+    if self._match_texts(("INDEX", "HEAP")):
+        return self.expression(OrganizationProperty(this=exp.var(self._prev.text.upper())))
+    self.raise_error("Expected INDEX or HEAP after ORGANIZATION (lite has no external tables)")
+    return OrganizationProperty(this=exp.var("HEAP"))
+
+
 class WorkshopOracleParser(OracleParser):
     """Oracle parser plus VECTOR_EMBEDDING, VECTOR(dim, format), FETCH APPROX, ``:1`` binds and the
     Oracle Text / spatial / vector index clauses and options of CREATE [VECTOR|BITMAP|SEARCH] INDEX."""
+
+    PROPERTY_PARSERS = {
+        **OracleParser.PROPERTY_PARSERS,
+        "ORGANIZATION": _parse_organization,
+    }
 
     FUNCTION_PARSERS = {
         **OracleParser.FUNCTION_PARSERS,
@@ -263,6 +281,7 @@ class WorkshopOracleGenerator(OracleGenerator):
             + (f" PARAMETERS ({self.sql(e, 'parameters')})" if e.args.get("parameters") else "")
         ),
         VectorIndexClause: _vector_index_sql,
+        OrganizationProperty: lambda self, e: f"ORGANIZATION {self.sql(e, 'this')}",
         Prediction: lambda self, e: f"PREDICTION({self.sql(e, 'this')} USING {self.expressions(e, flat=True)})",
         exp.NullSafeEQ: lambda self, e: self.binary(e, "<=>"),
         exp.Distance: lambda self, e: self.binary(e, "<->"),
@@ -281,6 +300,11 @@ class WorkshopOracleGenerator(OracleGenerator):
             if isinstance(e.args.get("unit"), exp.Literal) and e.args["unit"].name.upper() == "DD"
             else self.func("TRUNC", e.this, e.args.get("unit"))
         ),
+    }
+
+    PROPERTIES_LOCATION = {
+        **OracleGenerator.PROPERTIES_LOCATION,
+        OrganizationProperty: exp.Properties.Location.POST_SCHEMA,
     }
 
     def fetch_sql(self, expression: exp.Fetch) -> str:
