@@ -549,3 +549,22 @@ def test_setup_reset_passwords_sets_them_and_they_still_log_in(settings, bootstr
     assert any("password reset from .env" in line for line in said), said
     connect_as(settings, settings.oracle_user, settings.oracle_password).close()
     connect_as(settings, SCHEMA, settings.supplychain_password).close()
+
+
+def test_setup_recreates_a_dropped_chunk_table_and_re_embeds_every_memory(settings, learner_note):
+    """Last on purpose: the damage is the widest (every vector gone). OAMP's CREATE_IF_NECESSARY recreates the
+    table (and its vector index), then the memory-vectors step re-embeds every memory, the learner's included."""
+    from workshop_lib.config import CHUNKS_TABLE
+
+    try:
+        _run(settings, settings.oracle_user, settings.oracle_password, f"DROP TABLE {CHUNKS_TABLE} CASCADE CONSTRAINTS PURGE")
+    except Exception as exc:  # noqa: BLE001 - an OAMP object (its property graph) may hold on to the table
+        pytest.skip(f"this OAMP schema does not let {CHUNKS_TABLE} be dropped alone: {diagnose(exc)}")
+    check = _doctor_checks(settings)["memory tables"]
+    assert not check.ok and ORACLE_FIX in check.fix, check
+    said = _setup(settings)
+    assert any("[   done] memory tables" in line for line in said), said
+    assert any("[   done] memory vectors" in line for line in said), said
+    checks = _doctor_checks(settings)
+    assert checks["memory tables"].ok and checks["memory vectors"].ok, checks
+    assert _note_is_searchable(settings, learner_note)
