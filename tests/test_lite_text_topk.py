@@ -118,7 +118,7 @@ def ties(tmp_path_factory: pytest.TempPathFactory):
     rng = random.Random(9)
     rows = []
     for i in range(1, 2501):
-        body = "vessel port" if i <= 2000 else " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9)))
+        body = "vessel port pilotage" if i <= 2000 else " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9)))
         code = f"C{rng.randrange(100000):05d}"   # shuffled against id, with repeats
         mixed = None if i % 97 == 0 else code
         rows.append((i, code, mixed, "u" if i % 5 else "v", body))
@@ -156,3 +156,20 @@ def test_a_descending_or_foreign_next_key_is_not_a_tie_key(ties) -> None:
     assert _run(ties, plain, kw="vessel") == _run(ties, plain.replace("3 ROWS ONLY", "3 ROWS ONLY OFFSET 0 ROWS")
                                                   .replace("FETCH FIRST 3 ROWS ONLY OFFSET 0 ROWS",
                                                            "OFFSET 0 ROWS FETCH FIRST 3 ROWS ONLY"), kw="vessel")
+
+
+def test_tie_keys_kept_between_queries_follow_writes(ties) -> None:
+    sql, full = TIED.format(key="code", tail=""), TIED.format(key="code", tail=" OFFSET 0 ROWS")
+    first = _run(ties, sql, kw="pilotage", owner="u", n=5)   # only the 2000 tied rows match
+    assert ties.caches.column_values.stale(("AGENT", "NOTES", "CODE"))   # keys read once, kept
+    try:
+        with ties.cursor() as cur:   # a tied row far down the code order jumps to the front, the first leaves
+            cur.execute("UPDATE notes SET code = 'A' WHERE id = (SELECT MAX(id) FROM notes "
+                        "WHERE owner = 'u' AND id <= 2000)")
+            cur.execute("DELETE FROM notes WHERE id = :1", [first[0][0]])
+        again = _run(ties, sql, kw="pilotage", owner="u", n=5)
+        assert again == _run(ties, full, kw="pilotage", owner="u", n=5) \
+            and [r[0] for r in again[1:]] == [r[0] for r in first[1:]]   # the new first, then the old ones
+    finally:
+        ties.rollback()
+    assert _run(ties, sql, kw="pilotage", owner="u", n=5) == first

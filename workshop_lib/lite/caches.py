@@ -13,6 +13,8 @@
   vectors, norms), for the numpy VECTOR_DISTANCE slots, updated in place.
 * **text indexes** — the Oracle Text index of a column with its row fingerprints
   (``text.TextIndex``), updated row by row from the change log.
+* **column values** — values of one column by rowid, read only for the rows asked
+  for (the keyword leg's tie-breaking column), forgotten row by row on writes.
 * **embeddings** — VECTOR_EMBEDDING results by ``(model, text)``, least recently
   added dropped first.
 
@@ -214,6 +216,7 @@ class DerivedCaches:
         self.changes = ChangeLog()
         self.matrices: _Versioned[VectorColumn] = _Versioned()
         self.text_indexes: _Versioned[tuple[Any, dict[int, int]]] = _Versioned()
+        self.column_values: _Versioned[dict[int, Any]] = _Versioned()   # rowid -> value, read as needed
         self.embeddings: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 
     # -- what changed
@@ -235,6 +238,7 @@ class DerivedCaches:
         self.new_epoch(owner, table)
         self.matrices.drop_table(owner, table)
         self.text_indexes.drop_table(owner, table)
+        self.column_values.drop_table(owner, table)
         self.changes.drop_table(owner, table)
 
     def new_epoch(self, owner: str, table: str) -> None:
@@ -252,6 +256,7 @@ class DerivedCaches:
         self.rollbacks += 1
         self.matrices.clear()
         self.text_indexes.clear()
+        self.column_values.clear()
         self.changes.clear()
         if definitions:
             self.plans.clear()

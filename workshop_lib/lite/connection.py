@@ -400,7 +400,7 @@ class LiteConnection:
             return
         rowids = np.fromiter(scores.keys(), dtype=np.int64, count=total)
         values = np.fromiter(scores.values(), dtype=np.int64, count=total)
-        keys: dict[int, Any] = {}
+        keys = self._column_values(slot.owner, slot.table, slot.tie_key) if slot.tie_key else {}
         while True:
             if size >= total:
                 self._ctx_members[slot.slot] = json.dumps(rowids.tolist())
@@ -418,6 +418,25 @@ class LiteConnection:
                 return
             size *= 4
 
+    def _column_values(self, owner: str, table: str, column: str) -> dict[int, Any]:
+        """``rowid -> value`` of one column, filled as rows are asked for and kept across queries.
+
+        Rows the change log names are forgotten (read again when next asked
+        for), so the values are the table's current ones.
+        """
+        key = (owner, table, column)
+        consumer = ("values", column)
+        version = self._tracked(owner, table)
+        values = self.caches.column_values.current(key, version)
+        if values is None:
+            values = {}
+            self.caches.changes.subscribe(owner, table, consumer)
+            self.caches.column_values.put(key, version, values)
+        else:
+            for rowid in self.caches.changes.take(owner, table, consumer) or ():
+                values.pop(rowid, None)
+        return values
+
     def _first_ties(self, slot: Any, tied: np.ndarray, room: int, keys: dict[int, Any]) -> np.ndarray | None:
         """The tied rows whose ``slot.tie_key`` is among the ``room`` smallest (equal keys kept together).
 
@@ -430,8 +449,7 @@ class LiteConnection:
                 f'SELECT rowid, "{slot.tie_key}" FROM "{self._db(slot.owner)}"."{slot.table}" '
                 "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(missing),)).fetchall())
         found = [keys.get(r) for r in tied.tolist()]
-        kinds = {str if isinstance(k, str) else float if isinstance(k, (int, float)) else None for k in found}
-        if len(kinds) != 1 or None in kinds:
+        if not (all(type(k) is str for k in found) or all(type(k) in (int, float) for k in found)):
             return None
         # text compares by code point in Python and by UTF-8 bytes in SQLite (BINARY): the same order
         cut = sorted(found)[room - 1]
