@@ -1516,3 +1516,23 @@ def test_one_oracle_setup_at_a_time_per_home(fake_world, tmp_path, monkeypatch):
     get_backend(settings_for(WORKSHOP_HOME=str(tmp_path))).setup(upto="connect", reseed=False, echo=lambda m: None)
     assert held == [True]
 
+
+
+def test_a_refused_admin_login_names_the_admin_settings(monkeypatch) -> None:
+    """ORA-01017 as the admin user points at ORACLE_ADMIN_USER/PASSWORD, not the learner's pair."""
+    import oracledb
+
+    from workshop_lib.errors import ConfigError
+    from workshop_lib.oracle import connection
+
+    def refuse(**_kwargs):
+        raise oracledb.DatabaseError("ORA-01017: invalid credential or not authorized; logon denied")
+
+    monkeypatch.setattr(oracledb, "connect", refuse)
+    settings = type("S", (), {"oracle_dsn": "db:1521/FREEPDB1", "admin_user": "SYSTEM",
+                              "admin_password": "Wrong_pw_123456", "wallet_dir": None})()
+    with pytest.raises(ConfigError) as info:
+        connection.connect_admin(settings)
+    message = str(info.value)
+    assert "ORACLE_ADMIN_USER=SYSTEM" in message and "ORACLE_ADMIN_PASSWORD" in message
+    assert "ORACLE_PASSWORD in" not in message and "Wrong_pw" not in message

@@ -43,8 +43,25 @@ def connect_as(settings: Any, user: str, password: str | None, **extra: Any):
 
 
 def connect_admin(settings: Any):
-    """Connect as ORACLE_ADMIN_USER (bootstrap and provisioning only)."""
-    return connect_as(settings, settings.admin_user, settings.admin_password)
+    """Connect as ORACLE_ADMIN_USER (bootstrap and provisioning only).
+
+    A refused login (ORA-01017) becomes a ConfigError that names the admin
+    settings: the general ORA-01017 advice names ORACLE_USER/ORACLE_PASSWORD,
+    which is the wrong pair to check here.
+    """
+    try:
+        return connect_as(settings, settings.admin_user, settings.admin_password)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        if "ORA-01017" not in str(exc):
+            raise
+        raise ConfigError(
+            f"ORA-01017: the database refused ORACLE_ADMIN_USER={settings.admin_user} with ORACLE_ADMIN_PASSWORD. "
+            "Fix: put the password the database was created with in .env (the devcontainer's generated .env "
+            "already has it: do not edit it; on Autonomous Database the user is ADMIN), or unset "
+            "ORACLE_ADMIN_PASSWORD to use workshop users your DBA created."
+        ) from exc
 
 
 def create_pool_as(settings: Any, user: str, password: str | None, *, max_size: int = 2):
