@@ -805,3 +805,28 @@ def test_hr_countries_ddl_with_organization_index(hr: LiteConnection) -> None:
         assert info.value.args[0].full_code == "ORA-00001"
     finally:
         cur.execute("DROP TABLE countries")
+
+
+@pytest.mark.parametrize("ddl", [
+    "CREATE TABLE gen_always (id NUMBER GENERATED ALWAYS AS IDENTITY PRIMARY KEY, x NUMBER)",
+    "CREATE TABLE gen_always (k NUMBER PRIMARY KEY, id NUMBER GENERATED ALWAYS AS IDENTITY, x NUMBER)",
+])
+def test_generated_always_identity_refuses_written_values(hr: LiteConnection, ddl: str) -> None:
+    """SQL Language Reference, identity_clause: ALWAYS means Oracle always generates the value (ORA-32795 for
+    an INSERT that gives one, ORA-32796 for an UPDATE); BY DEFAULT takes a given value."""
+    cur = hr.cursor()
+    cur.execute(ddl)
+    try:
+        key = ", k" if " k NUMBER" in ddl else ""
+        cur.execute(f"INSERT INTO gen_always (x{key}) VALUES (1{', 1' if key else ''})")
+        for sql, code in ((f"INSERT INTO gen_always (id, x{key}) VALUES (5, 2{', 2' if key else ''})", "ORA-32795"),
+                          ("UPDATE gen_always SET id = 9", "ORA-32796")):
+            with pytest.raises(oracledb.DatabaseError) as info:
+                cur.execute(sql)
+            assert info.value.args[0].full_code == code
+        cur.execute("UPDATE gen_always SET x = 3")
+        cur.execute("SELECT id, x FROM gen_always")
+        assert cur.fetchall() == [(1, 3)]
+    finally:
+        hr.rollback()
+        cur.execute("DROP TABLE gen_always")

@@ -162,6 +162,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     conn.attach(owner)
     translator = Translator(ctx)
     columns: list[tuple[str, catalog.ColumnType, bool, bool]] = []  # name, type, nullable, identity
+    always_identity: list[str] = []
     col_sql: list[str] = []
     table_sql: list[str] = []
     pk_cols: list[str] = []
@@ -191,13 +192,16 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 # TIMESTAMP(p): recorded as written, so values are rounded to p fractional digits (translate.py)
                 ctype = dataclasses.replace(ctype, data_type=re.sub(r"\(\d\)", f"({digits.group(1)})",
                                                                     ctype.data_type))
-            nullable, identity = True, False
+            nullable, identity, always = True, False, False
             parts = [f'"{cname}"']
             constraint_sql = []
             for c in item.constraints:
                 ck = c.kind
                 if isinstance(ck, exp.GeneratedAsIdentityColumnConstraint):
                     identity = True
+                    always = bool(ck.this)   # GENERATED ALWAYS (True) or BY DEFAULT (False)
+                    if always:
+                        always_identity.append(cname)
                 elif isinstance(ck, exp.NotNullColumnConstraint):
                     if not ck.args.get("allow_null"):
                         nullable = False
@@ -247,6 +251,18 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 f'CREATE TRIGGER "{db}"."{table}__{cname}__IDENTITY" AFTER INSERT ON "{table}" '
                 f'WHEN NEW."{cname}" IS NULL BEGIN UPDATE "{table}" SET "{cname}" = NEW.rowid '
                 f"WHERE rowid = NEW.rowid; END")
+    for cname in always_identity:
+        # GENERATED ALWAYS: Oracle refuses a value written to the column (ORA-32795 on INSERT, ORA-32796 on
+        # UPDATE). An omitted INTEGER PRIMARY KEY is -1 in a BEFORE INSERT trigger, another column NULL.
+        omitted = "-1" if ident_pk and pk_cols == [cname] else "NULL"
+        condition = f'NEW."{cname}" <> -1' if omitted == "-1" else f'NEW."{cname}" IS NOT NULL'
+        con.execute(
+            f'CREATE TRIGGER "{db}"."{table}__{cname}__ALWAYS_INSERT" BEFORE INSERT ON "{table}" WHEN {condition} '
+            f"BEGIN SELECT ora_raise_error(32795, 'cannot insert into a generated always identity column'); END")
+        con.execute(
+            f'CREATE TRIGGER "{db}"."{table}__{cname}__ALWAYS_UPDATE" BEFORE UPDATE OF "{cname}" ON "{table}" '
+            f'WHEN OLD."{cname}" IS NOT NULL AND NEW."{cname}" IS NOT OLD."{cname}" '
+            f"BEGIN SELECT ora_raise_error(32796, 'cannot update a generated always identity column'); END")
     con.execute("INSERT INTO LITECAT.TABLES (OWNER, TABLE_NAME, CREATED) VALUES (?, ?, datetime('now'))",
                 (owner, table))
     for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
