@@ -817,7 +817,7 @@ def test_generated_always_identity_refuses_written_values(hr: LiteConnection, dd
     cur = hr.cursor()
     cur.execute(ddl)
     try:
-        key = ", k" if " k NUMBER" in ddl else ""
+        key = ", k" if "(k NUMBER" in ddl else ""
         cur.execute(f"INSERT INTO gen_always (x{key}) VALUES (1{', 1' if key else ''})")
         for sql, code in ((f"INSERT INTO gen_always (id, x{key}) VALUES (5, 2{', 2' if key else ''})", "ORA-32795"),
                           ("UPDATE gen_always SET id = 9", "ORA-32796")):
