@@ -436,6 +436,14 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT e.last_name, l.n FROM employees e, LATERAL (SELECT COUNT(*) n FROM employees m "
                   "WHERE m.manager_id = e.employee_id) l", Refused("ORA-03001", "LATERAL")),
     Item(SQL_REF, "SELECT JSON_OBJECT(*) FROM departments", Refused("ORA-03001", "JSON_OBJECT(*)")),
+    # WITH with a column list (the recursive form requires one): the declared names are the CTE's columns
+    Item(SQL_REF, "WITH t (a, b) AS (SELECT employee_id, salary FROM employees) SELECT a FROM t WHERE b > 20000",
+         Rows([(e["employee_id"],) for e in EMP if e["salary"] > 20000])),
+    Item(SQL_REF, "WITH org (id, mgr, lvl) AS (SELECT employee_id, manager_id, 1 FROM employees "
+                  "WHERE manager_id IS NULL UNION ALL SELECT e.employee_id, e.manager_id, o.lvl + 1 "
+                  "FROM employees e JOIN org o ON e.manager_id = o.id) SELECT id, lvl FROM org WHERE lvl = 2 ORDER BY id",
+         Rows(sorted((e["employee_id"], 2) for e in EMP
+                     if e["manager_id"] in {x["employee_id"] for x in EMP if x["manager_id"] is None}))),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

@@ -156,7 +156,16 @@ def cte_sources(ctx: Context, query: exp.Expression, outer: dict[str, Source]) -
     with_ = query.args.get("with_")
     if with_:
         for cte in with_.expressions:
-            ctes[name_of(cte.args["alias"].this)] = Source(None, None, output_columns(ctx, cte.this, ctes))
+            alias = cte.args["alias"]
+            name = name_of(alias.this)
+            declared = [name_of(c) for c in alias.args.get("columns") or []]
+            if declared and with_.args.get("recursive") is None and name not in ctes:
+                ctes[name] = Source(None, None, [(c, None) for c in declared])  # a recursive member may read it
+            columns = output_columns(ctx, cte.this, ctes)
+            if declared:
+                # WITH t (a, b) AS (...): the declared names replace the query's, position by position
+                columns = [(c, columns[i][1] if i < len(columns) else None) for i, c in enumerate(declared)]
+            ctes[name] = Source(None, None, columns)
     return ctes
 
 
