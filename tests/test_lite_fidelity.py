@@ -444,6 +444,12 @@ CORPUS: list[Item] = [
                   "FROM employees e JOIN org o ON e.manager_id = o.id) SELECT id, lvl FROM org WHERE lvl = 2 ORDER BY id",
          Rows(sorted((e["employee_id"], 2) for e in EMP
                      if e["manager_id"] in {x["employee_id"] for x in EMP if x["manager_id"] is None}))),
+    Item(SQL_REF, "SELECT department_id, COUNT(*) OVER () FROM employees GROUP BY department_id ORDER BY 1",
+         Rows(by(lambda r: r[0], [(d, len(DEPT_TOTALS)) for d in DEPT_TOTALS]))),
+    Item(SQL_REF, "SELECT department_id, COUNT(*) cnt FROM employees GROUP BY department_id HAVING cnt > 5 "
+                  "ORDER BY 1",   # 23ai: HAVING may name a select-list alias
+         Rows(by(lambda r: r[0], [(d, n) for d in DEPT_TOTALS
+                                  if (n := sum(1 for e in EMP if e["department_id"] == d)) > 5]))),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

@@ -98,7 +98,8 @@ def check_group_by(select: exp.Select) -> None:
             return None
         if isinstance(node, exp.Window):
             inner = node.this
-            parts = list(inner.iter_expressions()) if isinstance(inner, exp.AggFunc) else [inner]
+            parts = ([p for p in inner.iter_expressions() if not isinstance(p, exp.Star)]   # COUNT(*) OVER ()
+                     if isinstance(inner, exp.AggFunc) else [inner])
             parts += list(node.args.get("partition_by") or [])
             if node.args.get("order") is not None:
                 parts.append(node.args["order"])
@@ -119,7 +120,10 @@ def check_group_by(select: exp.Select) -> None:
 
     items = [p.this if isinstance(p, exp.Alias) else p for p in select.expressions]
     if having is not None:
-        items.append(having.this)
+        # HAVING may name a select-list alias (Oracle 23ai); its expression is checked in the select list
+        items.append(having.this.copy().transform(
+            lambda n: exp.Literal.number(0) if isinstance(n, exp.Column) and not n.args.get("table")
+            and name_of(n.this) in aliases else n))
     order = select.args.get("order")
     for ordered in (order.expressions if order is not None else []):
         key = ordered.this
