@@ -844,3 +844,20 @@ def test_generated_always_identity_refuses_written_values(hr: LiteConnection, dd
     finally:
         hr.rollback()
         cur.execute("DROP TABLE gen_always")
+
+
+def test_update_of_several_columns_from_one_subquery(hr: LiteConnection) -> None:
+    """SQL Language Reference, UPDATE: ``SET (col, col) = (subquery)`` (was an ORA-00904 with an empty name)."""
+    cur = hr.cursor()
+    try:
+        cur.execute("UPDATE employees e SET (salary, commission_pct) = (SELECT MAX(salary), MAX(commission_pct) "
+                    "FROM employees m WHERE m.department_id = 80) WHERE employee_id = 119")
+        assert cur.rowcount == 1
+        cur.execute("SELECT salary, commission_pct FROM employees WHERE employee_id = 119")
+        sales = [e for e in EMP if e["department_id"] == 80]
+        assert cur.fetchall() == [(max(e["salary"] for e in sales), max(e["commission_pct"] for e in sales))]
+        with pytest.raises(oracledb.DatabaseError) as info:
+            cur.execute("UPDATE employees SET (salary, bonus) = (SELECT 1, 2 FROM dual)")
+        assert info.value.args[0].full_code == "ORA-00904" and "BONUS" in info.value.args[0].message
+    finally:
+        hr.rollback()

@@ -254,6 +254,16 @@ class Translator:
         owner, name, cols = self._target(tree.this)
         tree = tree.copy()
         for assign in tree.expressions:
+            if isinstance(assign.this, (exp.Tuple, exp.Paren)):
+                # SET (a, b) = (SELECT ...): SQLite's row values take it as written; the names are checked
+                targets = assign.this.expressions if isinstance(assign.this, exp.Tuple) else [assign.this.this]
+                for target in targets:
+                    col = name_of(target.this if isinstance(target, exp.Column) else target)
+                    if col not in cols:
+                        raise error(ERR_INVALID_IDENTIFIER, name=col)
+                    if isinstance(target, exp.Column) and target.args.get("table"):
+                        target.set("table", None)
+                continue
             col = name_of(assign.this.this if isinstance(assign.this, exp.Column) else assign.this)
             if col not in cols:
                 raise error(ERR_INVALID_IDENTIFIER, name=col)
