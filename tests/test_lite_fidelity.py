@@ -861,3 +861,31 @@ def test_update_of_several_columns_from_one_subquery(hr: LiteConnection) -> None
         assert info.value.args[0].full_code == "ORA-00904" and "BONUS" in info.value.args[0].message
     finally:
         hr.rollback()
+
+
+def test_merge_example_of_the_sql_reference(hr: LiteConnection) -> None:
+    """SQL Language Reference, MERGE (the BONUSES example without its DELETE clause, which lite refuses):
+    matched rows get 1% of the salary added, the others are inserted when the salary is at most 8000."""
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE bonuses (employee_id NUMBER, bonus NUMBER DEFAULT 100)")
+    try:
+        cur.execute("INSERT INTO bonuses (employee_id) SELECT e.employee_id FROM employees e "
+                    "WHERE e.department_id = 80 AND e.commission_pct > 0.35")   # the 'early' bonus holders
+        cur.execute("""MERGE INTO bonuses D
+               USING (SELECT employee_id, salary, department_id FROM employees
+               WHERE department_id = 80 OR department_id IS NULL) S
+               ON (D.employee_id = S.employee_id)
+               WHEN MATCHED THEN UPDATE SET D.bonus = D.bonus + S.salary*.01
+               WHEN NOT MATCHED THEN INSERT (D.employee_id, D.bonus)
+                 VALUES (S.employee_id, S.salary*.01)
+                 WHERE (S.salary <= 8000)""")
+        source = [e for e in EMP if e["department_id"] == 80 or e["department_id"] is None]
+        early = {e["employee_id"] for e in EMP if e["department_id"] == 80 and e["commission_pct"] > 0.35}
+        expected = sorted([(e["employee_id"], 100 + e["salary"] * 0.01) for e in source if e["employee_id"] in early]
+                          + [(e["employee_id"], e["salary"] * 0.01) for e in source
+                             if e["employee_id"] not in early and e["salary"] <= 8000])
+        cur.execute("SELECT employee_id, bonus FROM bonuses ORDER BY employee_id")
+        assert cur.fetchall() == expected
+    finally:
+        hr.rollback()
+        cur.execute("DROP TABLE bonuses")
