@@ -163,6 +163,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     translator = Translator(ctx)
     columns: list[tuple[str, catalog.ColumnType, bool, bool]] = []  # name, type, nullable, identity
     always_identity: list[str] = []
+    identity_options: dict[str, tuple[int, int]] = {}   # column -> (START WITH, INCREMENT BY)
     col_sql: list[str] = []
     table_sql: list[str] = []
     pk_cols: list[str] = []
@@ -199,6 +200,8 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 ck = c.kind
                 if isinstance(ck, exp.GeneratedAsIdentityColumnConstraint):
                     identity = True
+                    identity_options[cname] = (_identity_number(ck.args.get("start"), "START WITH"),
+                                               _identity_number(ck.args.get("increment"), "INCREMENT BY"))
                     always = bool(ck.this)   # GENERATED ALWAYS (True) or BY DEFAULT (False)
                     if always:
                         always_identity.append(cname)
@@ -223,7 +226,12 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 else:
                     raise error(ERR_UNSUPPORTED_COLUMN_CONSTRAINT, constraint=c.sql(dialect=Oracle))
             if identity and pk_cols == [cname]:
-                parts.append("INTEGER PRIMARY KEY")
+                start, increment = identity_options[cname]
+                if increment != 1:
+                    raise error(ERR_UNSUPPORTED, construct=f"INCREMENT BY {increment} on an identity primary key "
+                                                           "(lite numbers it by 1)")
+                # AUTOINCREMENT lets the first value be START WITH (sqlite_sequence is set below)
+                parts.append("INTEGER PRIMARY KEY AUTOINCREMENT" if start != 1 else "INTEGER PRIMARY KEY")
             else:
                 parts.append(ctype.sqlite_type)
                 if cname in pk_cols and "NOT NULL" not in constraint_sql:
@@ -249,8 +257,12 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
         if identity and not (ident_pk and pk_cols == [cname]):
             con.execute(
                 f'CREATE TRIGGER "{db}"."{table}__{cname}__IDENTITY" AFTER INSERT ON "{table}" '
-                f'WHEN NEW."{cname}" IS NULL BEGIN UPDATE "{table}" SET "{cname}" = NEW.rowid '
+                f'WHEN NEW."{cname}" IS NULL BEGIN UPDATE "{table}" SET "{cname}" = '
+                f"{identity_options[cname][0]} + (NEW.rowid - 1) * {identity_options[cname][1]} "
                 f"WHERE rowid = NEW.rowid; END")
+        elif identity and identity_options[cname][0] != 1:
+            con.execute(f'INSERT INTO "{db}".sqlite_sequence (name, seq) VALUES (?, ?)',
+                        (table, identity_options[cname][0] - 1))
     for cname in always_identity:
         # GENERATED ALWAYS: Oracle refuses a value written to the column (ORA-32795 on INSERT, ORA-32796 on
         # UPDATE). An omitted INTEGER PRIMARY KEY is -1 in a BEFORE INSERT trigger, another column NULL.
@@ -274,6 +286,16 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
              ctype.scale, "N" if (not nullable or cname in pk_cols) else "Y", "YES" if identity else "NO",
              ctype.vector_dim, ctype.vector_format))
     return DdlResult("CREATE TABLE", owner, table)
+
+
+def _identity_number(node: exp.Expression | None, option: str) -> int:
+    """An identity option's integer (START WITH / INCREMENT BY; 1 when absent), ORA-03001 for anything else."""
+    if node is None:
+        return 1
+    text = node.sql(dialect=Oracle).replace(" ", "")
+    if not re.fullmatch(r"-?\d+", text):
+        raise error(ERR_UNSUPPORTED, construct=f"identity {option} {text}")
+    return int(text)
 
 
 def _reference_sql(ref: exp.Reference, owner: str, user: str) -> str:
