@@ -911,3 +911,13 @@ def test_identity_start_with_and_increment_by(hr: LiteConnection) -> None:
     finally:
         cur.execute("DROP TABLE id_pk")
         cur.execute("DROP TABLE id_col")
+
+
+@pytest.mark.parametrize("option", ["batcherrors", "arraydmlrowcounts"])
+def test_executemany_options_lite_lacks_are_refused(hr: LiteConnection, option: str) -> None:
+    """python-oracledb's batch_errors.py / array_dml_rowcounts.py: lite would stop at the first failing row or
+    give no per-row counts, so the option is ORA-03001 rather than silently ignored."""
+    with pytest.raises(oracledb.DatabaseError) as info:
+        hr.cursor().executemany("UPDATE employees SET salary = salary WHERE employee_id = :1", [(100,)],
+                                **{option: True})
+    assert info.value.args[0].full_code == "ORA-03001" and option in info.value.args[0].message

@@ -22,7 +22,7 @@ from .ddl import DdlTarget, execute_ddl, new_schema_of
 from .error_catalogue import (
     ERR_BIND_COUNT, ERR_BIND_MISSING, ERR_BIND_TYPE, ERR_BINDS_TWO_WAYS, ERR_CURSOR_CLOSED,
     ERR_EXECUTEMANY_NEEDS_DML, ERR_FETCH_OUT_OF_SEQUENCE, ERR_UNKNOWN_BIND, ERR_UNSUPPORTED_CALLPROC,
-    ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_REPEATED_BIND, error,
+    ERR_UNSUPPORTED, ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_REPEATED_BIND, error,
 )
 from .plan import Context, Plan
 from .translate import bind_occurrences
@@ -191,6 +191,10 @@ class LiteCursor:
         (uncommitted) and the error's ``offset`` is the failing row's index.
         """
         self._check_open()
+        for option in ("batcherrors", "arraydmlrowcounts"):
+            if kwargs.get(option):
+                # python-oracledb would carry on past failing rows / count per row: refusing beats a silent stop
+                raise error(ERR_UNSUPPORTED, construct=f"executemany({option}=True)")
         conn = self.connection
         with conn._lock:
             plan = conn._plan(statement)
