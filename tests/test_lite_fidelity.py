@@ -450,6 +450,10 @@ CORPUS: list[Item] = [
                   "ORDER BY 1",   # 23ai: HAVING may name a select-list alias
          Rows(by(lambda r: r[0], [(d, n) for d in DEPT_TOTALS
                                   if (n := sum(1 for e in EMP if e["department_id"] == d)) > 5]))),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[1]'), JSON_VALUE('{\"a b\":{\"c\":3}}', '$.\"a b\".c') "
+                  "FROM dual", Rows([("2", "3")])),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[*]') FROM dual", Refused("ORA-03001", "$.b[*]")),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[last]') FROM dual", Refused("ORA-03001", "[last]")),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

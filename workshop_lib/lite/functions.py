@@ -264,6 +264,10 @@ def _json_path_steps(path: str) -> list[str | int]:
                 j += 1
             steps.append(path[i + 1:j])
             i = j
+        elif ch == "[" and path.startswith('["', i):
+            k = path.index('"]', i + 2)   # ["field name"]: sqlglot writes $."a b" this way
+            steps.append(path[i + 2:k])
+            i = k + 2
         elif ch == "[":
             k = path.index("]", i)
             steps.append(int(path[i + 1:k]))

@@ -88,7 +88,13 @@ def _json_path_text(path: exp.Expression | None) -> str:
     method = re.search(r"\.(\w+)\s*\(\s*\)", text)
     if method:
         raise error(ERR_UNSUPPORTED, construct=f"JSON path item methods ({method.group(1)}())")
+    if not _READABLE_JSON_PATH.match(text):
+        # wildcards ([*], .*), ranges ([0 to 2]), last, descendants (..): lite reads fields and indexes only
+        raise error(ERR_UNSUPPORTED, construct=f"this JSON path ({text}): lite reads $.field, $.\"field\" and $[n] steps")
     return text
+
+
+_READABLE_JSON_PATH = re.compile(r'^\$(?:\.[A-Za-z_$][\w$]*|\."[^"]+"|\[\s*\d+\s*\]|\["[^"]+"\])*$')
 
 
 def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
