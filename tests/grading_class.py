@@ -1,0 +1,115 @@
+"""A class of submissions for the grading round-trip tests, and readers of what nbgrader wrote.
+
+Learners (each built by its own function, so each test module grades only the
+learners it asserts on and pytest-xdist can run the two modules side by side):
+
+* ``solved``    — the solution notebooks of parts 2-4 (nbgrader class layout);
+* ``untouched`` — the student notebooks of parts 2-4 as released (a learner folder);
+* ``one_todo``  — the part 3 student notebook with only TODO 3's solution pasted
+  into its cell, CHECK 2 tampered with, and a crashing cell appended (one
+  notebook file in the class folder); no part 2 submission;
+* ``crasher``   — the part 3 solution notebook with a cell that kills the kernel
+  (graded before ``solved``, which must still be graded).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from workshop_lib import grading, release
+
+ROOT = release.REPO_ROOT
+P2, P3, P4 = "02_memory_and_scanner", "03_retrieval", "04_agent_and_corrections"
+
+
+def solution_path(name: str) -> Path:
+    """The source (solution) notebook of assignment ``name``."""
+    return ROOT / "solutions" / name / f"{name}.ipynb"
+
+
+def student_path(name: str) -> Path:
+    """The released student notebook of assignment ``name``."""
+    return ROOT / "notebooks" / name / f"{name}.ipynb"
+
+
+def grade_id_of(cell) -> str | None:
+    return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+
+def paste_solution(student: nbformat.NotebookNode, solution: nbformat.NotebookNode, grade_id: str) -> None:
+    """Replace the learner's cell ``grade_id`` with the solution's source, as a learner would type it."""
+    source = {grade_id_of(c): c.source for c in solution.cells}[grade_id]
+    cell = next(c for c in student.cells if grade_id_of(c) == grade_id)
+    cell.source = source
+
+
+def add_solved(folder: Path) -> None:
+    for name in (P2, P3, P4):
+        target = folder / "solved" / name / f"{name}.ipynb"
+        target.parent.mkdir(parents=True)
+        shutil.copy(solution_path(name), target)
+
+
+def add_untouched(folder: Path) -> None:
+    (folder / "untouched").mkdir(parents=True)
+    shutil.copy(student_path(P2), folder / "untouched" / "part2.ipynb")
+    shutil.copy(student_path(P3), folder / "untouched" / "part3.ipynb")
+    shutil.copy(student_path(P4), folder / "untouched" / "part4.ipynb")
+
+
+def add_one_todo(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.read(str(student_path(P3)), as_version=4)
+    paste_solution(nb, nbformat.read(str(solution_path(P3)), as_version=4), "todo3")
+    check2 = next(c for c in nb.cells if grade_id_of(c) == "check_todo2")
+    check2.source = 'print("TODO 2 passed — retrieve_knowledge")'  # tampering must not earn points
+    nb.cells.append(nbformat.v4.new_code_cell("ratio = 1 / 0"))
+    nbformat.write(nb, str(folder / f"one_todo_{P3}.ipynb"))
+
+
+def add_crasher(folder: Path) -> None:
+    crash = nbformat.read(str(solution_path(P3)), as_version=4)
+    crash.cells.insert(3, nbformat.v4.new_code_cell("import os\nos._exit(3)  # the kernel dies"))
+    (folder / "crasher").mkdir(parents=True)
+    nbformat.write(crash, str(folder / "crasher" / "retrieval.ipynb"))
+
+
+def grade_class(base: Path, *builders) -> dict:
+    """Build a class folder from ``builders`` and grade it once with grade_command (fail-under 50 %)."""
+    folder = base / "class"
+    for build in builders:
+        build(folder)
+    out, err = io.StringIO(), io.StringIO()
+    mp = pytest.MonkeyPatch()
+    mp.setenv("WORKSHOP_HOME", str(base / "unused-home"))  # grading must not touch the caller's home
+    mp.setenv("WORKSHOP_BACKEND", "lite")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = grading.grade_command(folder, fail_under=50, csv_path=base / "out" / "grades.csv",
+                                         workdir=base / "course")
+    finally:
+        mp.undo()
+    with open(base / "out" / "grades.csv", newline="", encoding="utf-8") as handle:
+        rows = {row["learner"]: row for row in csv.DictReader(handle)}
+    return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue(), "rows": rows,
+            "course": base / "course", "home": base / "unused-home"}
+
+
+def executed(graded: dict, learner: str, name: str) -> nbformat.NotebookNode:
+    """The notebook nbgrader executed for ``learner``."""
+    return nbformat.read(str(graded["course"] / "autograded" / learner / name / f"{name}.ipynb"), as_version=4)
+
+
+def errors(nb) -> dict[str | None, str]:
+    """grade id (or "cell i") -> "Ename: value" for every cell that raised."""
+    return {(grade_id_of(c) or f"cell {i}"): f"{o.ename}: {o.evalue}" for i, c in enumerate(nb.cells)
+            for o in c.get("outputs", []) if o.output_type == "error"}
+
+

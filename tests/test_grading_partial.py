@@ -1,0 +1,74 @@
+"""`workshop grade` end to end (lite), part 2: partial credit, tampering and untouched notebooks.
+
+The class (tests/grading_class.py) holds ``one_todo`` and ``untouched``; it is
+graded once for this module (the full-marks learners are in
+test_grading_full_marks.py, graded at the same time by another worker).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grading_class import P2, P3, P4, add_one_todo, add_untouched, errors, executed, grade_class, student_path
+from workshop_lib import grading, todos
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    return grade_class(tmp_path_factory.mktemp("grading-partial"), add_one_todo, add_untouched)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+class TestPartialCredit:
+    def test_untouched_student_notebooks_get_zero_and_crash_only_in_checks(self, graded):
+        row = graded["rows"]["untouched"]
+        assert (row["TODO 1"], row["TODO 2"], row["TODO 3"], row["total"]) == ("0", "0", "0", "0")
+        assert row["notes"] == "", "no cell other than the checks may fail"
+        for name, checks in ((P2, {"check_todo1"}), (P3, {"check_todo2", "check_todo3"}),
+                             (P4, {"check_todo4", "check_todo5"})):
+            failed = errors(executed(graded, "untouched", name))
+            assert set(failed) == checks, failed
+            assert all("not implemented" in message for message in failed.values()), failed
+
+    def test_one_solved_todo_gets_exactly_its_points(self, graded):
+        row = graded["rows"]["one_todo"]
+        assert (row["TODO 1"], row["TODO 2"], row["TODO 3"], row["total"]) == ("0", "0", "4", "4"), graded["stdout"]
+        assert row["percent"] == "23.5"   # 4 of the 17 points of parts 2-4
+        assert f"{P2}: not submitted" in row["notes"]
+        # the tampered check cell was restored from the source notebook and failed honestly
+        failed = errors(executed(graded, "one_todo", P3))
+        assert "not implemented" in failed["check_todo2"]
+        assert "check_todo3" not in failed
+        # the learner's own crashing cell is reported, and did not stop the grading
+        assert re.search(r"03_retrieval: cell \d+ \('ratio = 1 / 0'\) raised ZeroDivisionError", row["notes"])
+
+    def test_hidden_tests_run_in_the_autograder_only(self, graded):
+        source = "\n".join(c.source for c in executed(graded, "untouched", P3).cells)
+        assert "BEGIN HIDDEN TESTS" in source, "autograde restores the hidden tests from the source notebook"
+        assert "BEGIN HIDDEN TESTS" not in student_path(P3).read_text(encoding="utf-8")
+
+    def test_exit_code_table_and_csv(self, graded):
+        assert graded["code"] == 1, "learners are below 50 %"
+        assert "below 50%: one_todo, untouched" in graded["stderr"]
+        table = graded["stdout"]
+        header = next(line for line in table.splitlines() if line.strip().startswith("learner"))
+        assert all(f"TODO {t.number} (/{t.points})" in header for t in todos.TODOS)
+        assert re.search(r"one_todo\s+-?0\s+0\s+4\s+0\s+0\s+4\s+17\s+23\.5", table)
+        assert "untouched TODO 2: CheckFailure" in table  # why points were lost, for the instructor
+        assert set(graded["rows"]) == {"untouched", "one_todo"}
+
+    def test_fail_under_thresholds_on_the_real_report(self, graded):
+        report = grading.GradeReport(["TODO 1", "TODO 2", "TODO 3"], [
+            _learner_from_row(name, row) for name, row in sorted(graded["rows"].items())])
+        assert report.below(0) == []
+        assert report.below(40) == ["untouched"]
+        assert report.below(100.1) == ["one_todo", "untouched"]
+
+
+def _learner_from_row(name: str, row: dict) -> grading.LearnerGrades:
+    points = {"TODO 1": 3.0, "TODO 2": 3.0, "TODO 3": 4.0}
+    return grading.LearnerGrades(name, {label: grading.TodoScore(float(row[label]), points[label])
+                                        for label in points})
