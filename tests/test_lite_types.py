@@ -248,3 +248,25 @@ def test_values_written_by_insert_select_are_stored_like_binds(conn: LiteConnect
         assert cur.fetchone() == (2,)
         with pytest.raises(oracledb.DatabaseError, match="ORA-01843"):
             cur.execute("INSERT INTO typed (label, day) SELECT 'bad', '2025-01-01' FROM dual")
+
+
+def test_varchar2_lengths_count_bytes_unless_declared_in_characters(tmp_path) -> None:
+    """Oracle's default BYTE semantics: 'İstanbul' (8 characters, 9 UTF-8 bytes) fits VARCHAR2(8 CHAR) only."""
+    from workshop_lib.backends.lite import connect_lite
+
+    conn = connect_lite(tmp_path / "lite")
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE cities (b VARCHAR2(8), c VARCHAR2(8 CHAR), x VARCHAR2(8 BYTE))")
+    assert len("İstanbul") == 8 and len("İstanbul".encode("utf-8")) == 9
+    for column in ("b", "x"):
+        for sql, binds in ((f"INSERT INTO cities ({column}) VALUES ('İstanbul')", {}),
+                           (f"INSERT INTO cities ({column}) VALUES (:v)", {"v": "İstanbul"})):
+            with pytest.raises(Exception, match=r"ORA-12899.*actual: 9, maximum: 8"):
+                cur.execute(sql, **binds)
+        cur.execute(f"INSERT INTO cities ({column}) VALUES ('Istanbul')")
+    cur.execute("INSERT INTO cities (c) VALUES ('İstanbul')")
+    cur.execute("INSERT INTO cities (c) VALUES (:v)", v="İstanbul")
+    cur.execute("SELECT column_name, data_length, char_length, char_used FROM user_tab_columns "
+                "WHERE table_name = 'CITIES' ORDER BY column_id")
+    assert cur.fetchall() == [("B", 8, 8, "B"), ("C", 32, 8, "C"), ("X", 8, 8, "B")]
+    conn.close()

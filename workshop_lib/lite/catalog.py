@@ -31,6 +31,7 @@ CATALOG_DDL = [
         COLUMN_NAME TEXT NOT NULL, DATA_TYPE TEXT NOT NULL, TYPE_CLASS TEXT NOT NULL,
         DATA_LENGTH INTEGER, DATA_PRECISION INTEGER, DATA_SCALE INTEGER, NULLABLE TEXT NOT NULL,
         IDENTITY_COLUMN TEXT NOT NULL DEFAULT 'NO', VECTOR_DIM INTEGER, VECTOR_FORMAT TEXT,
+        CHAR_USED TEXT,
         PRIMARY KEY (OWNER, TABLE_NAME, COLUMN_NAME))""",
     """CREATE TABLE IF NOT EXISTS LITECAT.TAB_COMMENTS (
         OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, COMMENTS TEXT,
@@ -57,8 +58,13 @@ CATALOG_DDL = [
 def dictionary_views(user: str) -> dict[str, str]:
     """TEMP view name -> SELECT body, for the current ``user``."""
     u = user.replace("'", "''")
-    cols = ("OWNER, TABLE_NAME, COLUMN_NAME, DATA_TYPE, DATA_LENGTH, DATA_PRECISION, "
-            "DATA_SCALE, NULLABLE, COLUMN_ID, IDENTITY_COLUMN")
+    # DATA_LENGTH is in bytes: a `VARCHAR2(n CHAR)` column may take 4 bytes a character (AL32UTF8);
+    # CHAR_LENGTH is the declared n, CHAR_USED 'B' or 'C', as in Oracle's views.
+    cols = ("OWNER, TABLE_NAME, COLUMN_NAME, DATA_TYPE, "
+            "CASE WHEN CHAR_USED = 'C' THEN 4 * DATA_LENGTH ELSE DATA_LENGTH END AS DATA_LENGTH, "
+            "DATA_PRECISION, DATA_SCALE, NULLABLE, COLUMN_ID, IDENTITY_COLUMN, "
+            "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN DATA_LENGTH ELSE 0 END AS CHAR_LENGTH, "
+            "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN COALESCE(CHAR_USED, 'B') END AS CHAR_USED")
     return {
         "DUAL": "SELECT 'X' AS DUMMY",
         "ALL_USERS": "SELECT DISTINCT OWNER AS USERNAME FROM LITECAT.TABLES "
@@ -183,6 +189,9 @@ class ColumnType:
     vector_dim: int | None = None
     vector_format: str | None = None   # FLOAT32 / FLOAT64 (None: any, written VECTOR or VECTOR(n, *))
     spatial_index: str | None = None   # name of the MDSYS spatial index on this column, if any
+    # VARCHAR2/CHAR length semantics as ALL_TAB_COLUMNS.CHAR_USED shows it: 'B' (bytes, Oracle's default,
+    # NLS_LENGTH_SEMANTICS=BYTE) or 'C' (declared `VARCHAR2(n CHAR)`); None for other types.
+    char_used: str | None = None
 
 
 # The geometry metadata views' columns, for DML through them (Oracle: MDSYS views over SDO_GEOM_METADATA_TABLE).
@@ -215,6 +224,9 @@ def parse_type(oracle_text: str) -> ColumnType:
     type_class, sqlite_type = _TYPE_MAP[base]
     parts = [a.strip() for a in args.split(",")] if args else []
     length = precision = scale = dim = None
+    char_used = None
+    if type_class in ("VARCHAR2", "CHAR"):
+        char_used = "C" if parts and parts[0].endswith("CHAR") else "B"
     if type_class in ("VARCHAR2", "CHAR") and parts:
         length = int(re.sub(r"\D", "", parts[0]) or 0)
     elif base in ("NUMBER", "DECIMAL", "NUMERIC") and parts:
@@ -239,7 +251,8 @@ def parse_type(oracle_text: str) -> ColumnType:
     if length is None:
         length = {"NUMBER": 22, "DATE": 7, "TIMESTAMP": 11, "CLOB": 4000, "JSON": 8200,
                   "BINARY_DOUBLE": 8}.get(type_class)
-    return ColumnType(data_type, type_class, sqlite_type, length, precision, scale, dim, vector_format)
+    return ColumnType(data_type, type_class, sqlite_type, length, precision, scale, dim, vector_format,
+                      char_used=char_used)
 
 
 def ensure_catalog(con: sqlite3.Connection) -> None:
@@ -249,6 +262,8 @@ def ensure_catalog(con: sqlite3.Connection) -> None:
     known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info(COLUMNS)")}
     if "VECTOR_FORMAT" not in known:
         con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.COLUMNS ADD COLUMN VECTOR_FORMAT TEXT")
+    if "CHAR_USED" not in known:
+        con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.COLUMNS ADD COLUMN CHAR_USED TEXT")
     known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info(TABLES)")}
     if "SECONDARY" not in known:
         con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.TABLES ADD COLUMN SECONDARY TEXT NOT NULL DEFAULT 'N'")
@@ -276,12 +291,13 @@ def column_types(con: sqlite3.Connection, owner: str, table: str) -> dict[str, C
         "SELECT c.COLUMN_NAME, c.DATA_TYPE, c.TYPE_CLASS, c.DATA_LENGTH, c.DATA_PRECISION, c.DATA_SCALE, "
         "c.VECTOR_DIM, c.VECTOR_FORMAT, (SELECT MIN(i.INDEX_NAME) FROM LITECAT.INDEXES i "
         "WHERE i.TABLE_OWNER = c.OWNER AND i.TABLE_NAME = c.TABLE_NAME AND i.COLUMN_NAMES = c.COLUMN_NAME "
-        "AND i.INDEX_TYPE = 'DOMAIN' AND i.ITYP_OWNER = 'MDSYS') "
+        "AND i.INDEX_TYPE = 'DOMAIN' AND i.ITYP_OWNER = 'MDSYS'), "
+        "CASE WHEN c.TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN COALESCE(c.CHAR_USED, 'B') END "
         "FROM LITECAT.COLUMNS c WHERE c.OWNER = ? AND c.TABLE_NAME = ? ORDER BY c.COLUMN_ID",
         (owner, table),
     ).fetchall()
     return {
-        r[0]: ColumnType(r[1], r[2], "", r[3], r[4], r[5], r[6], r[7], r[8]) for r in rows
+        r[0]: ColumnType(r[1], r[2], "", r[3], r[4], r[5], r[6], r[7], r[8], r[9]) for r in rows
     }
 
 

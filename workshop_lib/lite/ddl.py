@@ -280,11 +280,11 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
         con.execute(
             "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
-            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT, "
+            "CHAR_USED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
              ctype.scale, "N" if (not nullable or cname in pk_cols) else "Y", "YES" if identity else "NO",
-             ctype.vector_dim, ctype.vector_format))
+             ctype.vector_dim, ctype.vector_format, ctype.char_used))
     return DdlResult("CREATE TABLE", owner, table)
 
 

@@ -184,12 +184,23 @@ def json_dot(doc: Any, path: str) -> str | None:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def varchar_in(value: Any, length: Any) -> Any:
-    """A value written to a VARCHAR2(n)/CHAR(n) column: ORA-12899 when it has more than ``n`` characters
-    (lite counts characters, so a multibyte value Oracle's BYTE semantics would refuse may pass)."""
-    if isinstance(value, str) and length is not None and len(value) > int(length):
-        raise ValueError(f"ORA-12899: value too large for column (actual: {len(value)}, maximum: {int(length)})")
+def varchar_in(value: Any, length: Any, in_bytes: Any = 1) -> Any:
+    """A value written to a VARCHAR2(n)/CHAR(n) column: ORA-12899 when it is longer than ``n``.
+
+    ``n`` counts UTF-8 bytes (Oracle's default BYTE semantics; AL32UTF8 stores
+    'İstanbul' in 9 bytes) unless the column was declared ``VARCHAR2(n CHAR)``
+    (``in_bytes`` 0), when it counts characters.
+    """
+    if isinstance(value, str) and length is not None:
+        actual = value_length(value, bool(in_bytes))
+        if actual > int(length):
+            raise ValueError(f"ORA-12899: value too large for column (actual: {actual}, maximum: {int(length)})")
     return value
+
+
+def value_length(value: str, in_bytes: bool) -> int:
+    """The length Oracle compares with a VARCHAR2/CHAR column's limit: UTF-8 bytes, or characters."""
+    return len(value.encode("utf-8", "surrogatepass")) if in_bytes else len(value)
 
 
 def oracle_round(value: Any, places: Any = 0) -> int | float | None:
@@ -1007,7 +1018,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_dot": (json_dot, 2, True),
     "ora_is_json": (is_json, 1, True),
     "ora_round": (oracle_round, 2, True),
-    "ora_varchar_in": (varchar_in, 2, True),
+    "ora_varchar_in": (varchar_in, 3, True),
     "ora_mod": (oracle_mod, 2, True),
     "ora_divide": (oracle_divide, 2, True),
     "ora_to_date": (to_date, -1, True),

@@ -26,6 +26,7 @@ from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
 from . import semantics, vector_topk
+from .functions import value_length
 from .dialect import Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
@@ -174,13 +175,16 @@ class Translator:
         if ctype.type_class == "NUMBER" and ctype.data_type == "NUMBER":
             return self._number_value(value, ctype)
         if ctype.type_class in ("VARCHAR2", "CHAR") and ctype.length:
+            in_bytes = ctype.char_used != "C"   # Oracle's default length semantics is BYTE
             if isinstance(value, exp.Literal) and value.is_string:
-                if len(value.this) > ctype.length:
-                    raise error(ERR_VALUE_TOO_LARGE, actual=len(value.this), maximum=ctype.length)
+                actual = value_length(value.this, in_bytes)
+                if actual > ctype.length:
+                    raise error(ERR_VALUE_TOO_LARGE, actual=actual, maximum=ctype.length)
                 return value
             if isinstance(value, (exp.Null, exp.Literal)):
                 return value
-            return _anon("ora_varchar_in", value, exp.Literal.number(ctype.length))
+            return _anon("ora_varchar_in", value, exp.Literal.number(ctype.length),
+                         exp.Literal.number(int(in_bytes)))
         if ctype.type_class in DATETIME_TYPES:
             precision = _fraction_digits(ctype)
             if isinstance(value, exp.Literal) and value.is_string:
