@@ -128,6 +128,39 @@ def _fetch_one(cursor: Any, sql: str, **binds: Any) -> Any:
     return None if row is None else row[0]
 
 
+def put_model(conn: Any, cursor: Any, name: str, data: bytes, metadata_json: str, sha256: str, *,
+              force: bool) -> str:
+    """Load ``data`` as the in-database model ``name`` unless the registry records the same sha256.
+
+    Returns "skipped" (same file already loaded), "loaded" or "reloaded". A
+    model of that name with another or unknown checksum is a ModelError unless
+    ``force``, which drops it and loads this file, so the embedding and the
+    reranker loaders never mix two models under one name silently.
+    """
+    cursor.execute(CREATE_REGISTRY_SQL)
+    exists = bool(_fetch_one(cursor, MODEL_EXISTS_SQL, name=name))
+    recorded = _fetch_one(cursor, RECORDED_SHA_SQL, name=name) if exists else None
+    if exists and recorded == sha256 and not force:
+        return "skipped"
+    if exists and not force:
+        raise ModelError(
+            f"A model named {name} already exists in this schema but is not this file "
+            f"(recorded sha256: {recorded or 'none'}, this file: {sha256}). "
+            "Load with --force (force=True) to drop and replace it."
+        )
+    action = "loaded"
+    if exists:
+        cursor.execute(DROP_SQL, {"name": name})
+        cursor.execute(FORGET_SQL, {"name": name})
+        conn.commit()
+        action = "reloaded"
+    cursor.setinputsizes(data=oracledb.DB_TYPE_BLOB)
+    cursor.execute(LOAD_SQL, {"name": name, "data": data, "meta": metadata_json})
+    cursor.execute(RECORD_SQL, {"name": name, "sha": sha256})
+    conn.commit()
+    return action
+
+
 def _as_vector(value: Any) -> np.ndarray:
     if value is None:
         raise ModelError("VECTOR_EMBEDDING returned NULL for a non-empty word.")
@@ -191,30 +224,9 @@ def load_model_oracle(
             f"Model file {built.path} changed since it was built: expected sha256 {built.sha256}. "
             "Rebuild it with workshop_lib.embedding.build_model(home, force=True)."
         )
-    action = "loaded"
     try:
         with conn.cursor() as cursor:
-            cursor.execute(CREATE_REGISTRY_SQL)
-            exists = bool(_fetch_one(cursor, MODEL_EXISTS_SQL, name=name))
-            recorded = _fetch_one(cursor, RECORDED_SHA_SQL, name=name) if exists else None
-            if exists and recorded == built.sha256 and not force:
-                action = "skipped"
-            else:
-                if exists and not force:
-                    raise ModelError(
-                        f"A model named {name} already exists in this schema but is not this "
-                        f"build (recorded sha256: {recorded or 'none'}, this file: {built.sha256}). "
-                        "Load with force=True (CLI: --force) to drop and replace it."
-                    )
-                if exists:
-                    cursor.execute(DROP_SQL, {"name": name})
-                    cursor.execute(FORGET_SQL, {"name": name})
-                    conn.commit()
-                    action = "reloaded"
-                cursor.setinputsizes(data=oracledb.DB_TYPE_BLOB)
-                cursor.execute(LOAD_SQL, {"name": name, "data": data, "meta": built.metadata_json})
-                cursor.execute(RECORD_SQL, {"name": name, "sha": built.sha256})
-                conn.commit()
+            action = put_model(conn, cursor, name, data, built.metadata_json, built.sha256, force=force)
     except oracledb.DatabaseError as exc:
         raise explain_error(exc, name, user) from exc
     verified = False

@@ -94,8 +94,7 @@ def load_reranker_oracle(conn: Any, path: str | Path, model_name: str = RERANK_M
     import oracledb
 
     from ..embedding.names import validate_model_name
-    from ..embedding.oracle_loader import (CREATE_REGISTRY_SQL, DROP_SQL, FORGET_SQL, LOAD_SQL, MODEL_EXISTS_SQL,
-                                           RECORD_SQL, RECORDED_SHA_SQL, explain_error)
+    from ..embedding.oracle_loader import explain_error, put_model
 
     name = validate_model_name(model_name)
     file = Path(path)
@@ -104,34 +103,9 @@ def load_reranker_oracle(conn: Any, path: str | Path, model_name: str = RERANK_M
     meta = json.dumps(reranker_metadata(file), separators=(",", ":"))
     data = file.read_bytes()
     sha = hashlib.sha256(data).hexdigest()
-    action = "loaded"
     try:
         with conn.cursor() as cur:
-            cur.execute(CREATE_REGISTRY_SQL)
-            cur.execute(MODEL_EXISTS_SQL, {"name": name})
-            exists = bool(cur.fetchone()[0])
-            recorded = None
-            if exists:
-                cur.execute(RECORDED_SHA_SQL, {"name": name})
-                row = cur.fetchone()
-                recorded = row[0] if row else None
-            if exists and recorded == sha and not force:
-                action = "skipped"
-            else:
-                if exists and not force:
-                    raise ModelError(
-                        f"A model named {name} already exists in this schema but is not this file "
-                        f"(recorded sha256: {recorded or 'none'}, this file: {sha}). Load with --force "
-                        "to drop and replace it.")
-                if exists:
-                    cur.execute(DROP_SQL, {"name": name})
-                    cur.execute(FORGET_SQL, {"name": name})
-                    conn.commit()
-                    action = "reloaded"
-                cur.setinputsizes(data=oracledb.DB_TYPE_BLOB)
-                cur.execute(LOAD_SQL, {"name": name, "data": data, "meta": meta})
-                cur.execute(RECORD_SQL, {"name": name, "sha": sha})
-                conn.commit()
+            action = put_model(conn, cur, name, data, meta, sha, force=force)
             good, bad = (_score(cur, name, CHECK_QUERY, passage) for passage in (CHECK_RELEVANT, CHECK_IRRELEVANT))
     except oracledb.DatabaseError as exc:
         raise explain_error(exc, name, getattr(conn, "username", None)) from exc
