@@ -176,6 +176,14 @@ ERR_SQLITE_NO_SUCH_FUNCTION = ErrorSpec(
     "the lite backend does not implement this function; see docs/lite-engine.md for the ones it has")
 ERR_SQLITE_LOCKED = ErrorSpec(54, "resource busy (the lite database is locked by another process)",
                               "close other notebooks or kernels using the same WORKSHOP_HOME")
+ERR_GROUP_FUNCTION_NOT_ALLOWED = ErrorSpec(
+    934, "group function is not allowed here",
+    "filter on an aggregate in HAVING, or compute it in a subquery: WHERE sal > (SELECT AVG(sal) FROM emp)")
+ERR_ORDER_BY_POSITION = ErrorSpec(1785, "ORDER BY item must be the number of a SELECT-list expression")
+ERR_SET_COLUMN_COUNT = ErrorSpec(1789, "query block has incorrect number of result columns")
+ERR_SQLITE_SYNTAX = ErrorSpec(933, "SQL command not properly ended or invalid (near {token})",
+                              "if this is valid Oracle SQL, it uses a construct the lite backend does not implement; "
+                              "docs/lite-engine.md lists what lite covers")
 ERR_SQLITE_OTHER = ErrorSpec(604, "error in the lite engine: {detail}",
                              "this statement is probably outside the SQL subset lite supports")
 ERR_SQL_FUNCTION = ErrorSpec(604, "error in a SQL function: {detail}")
@@ -345,6 +353,10 @@ _SQLITE_PATTERNS: list[tuple[re.Pattern[str], ErrorSpec, Callable[[re.Match[str]
     (re.compile(r"database is locked"), ERR_SQLITE_LOCKED, lambda m: {}),
     (re.compile(r"wrong number of arguments to function (\w+)\(\)"), ERR_WRONG_NUMBER_OF_ARGUMENTS,
      lambda m: {"function": m.group(1).upper()}),
+    (re.compile(r"misuse of (?:aggregate|window) function"), ERR_GROUP_FUNCTION_NOT_ALLOWED, lambda m: {}),
+    (re.compile(r"ORDER BY term out of range"), ERR_ORDER_BY_POSITION, lambda m: {}),
+    (re.compile(r"do not have the same number of result columns"), ERR_SET_COLUMN_COUNT, lambda m: {}),
+    (re.compile(r'near "([^"]*)": syntax error'), ERR_SQLITE_SYNTAX, lambda m: {"token": m.group(1).upper()}),
     (re.compile(r"default value of column \[(\w+)\] is not constant"), ERR_UNSUPPORTED_DEFAULT,
      lambda m: {"column": m.group(1).upper()}),
 ]

@@ -667,9 +667,81 @@ def _regex(pattern: Any, flags: Any) -> re.Pattern[str]:
         raise ValueError(f"ORA-12726: unmatched bracket in regular expression ({exc})") from None
 
 
+# POSIX character classes Oracle's regular expressions take inside a bracket expression ([[:alnum:]]), as the
+# members of a Python character class (Python's re reads [[:alnum:]] as the set ':', 'a', 'l', ... and a ']').
+_POSIX_CLASSES = {
+    "alnum": r"^\W_", "alpha": r"^\W\d_", "digit": r"0-9", "lower": r"a-z", "upper": r"A-Z", "space": r"\s",
+    "blank": r" \t", "punct": r"!-/:-@\[-`{-~", "xdigit": r"0-9A-Fa-f", "cntrl": r"\x00-\x1f\x7f",
+    "print": r"\x20-\x7e", "graph": r"\x21-\x7e", "word": r"\w",
+}
+
+
+def _python_pattern(pattern: str) -> str:
+    """An Oracle (POSIX ERE) pattern as Python's re reads it: POSIX classes inside brackets become their members.
+
+    A class that is the whole bracket expression ([[:alpha:]], [^[:digit:]]) uses Python's negated-class form
+    where the members are a negation (alnum, alpha); mixed with other members (``[[:alnum:]_-]``) the Unicode-aware
+    classes are spelled as ASCII ranges. Equivalence classes ([=a=]) and collating elements ([.ch.]) are ORA-03001.
+    """
+    if "[:" not in pattern and "[=" not in pattern and "[." not in pattern:
+        return pattern
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < n:
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if ch != "[":
+            out.append(ch)
+            i += 1
+            continue
+        # a bracket expression: read to its closing ]
+        j = i + 1
+        negate = j < n and pattern[j] == "^"
+        if negate:
+            j += 1
+        members: list[str] = []
+        first = True
+        while j < n and (pattern[j] != "]" or first):
+            first = False
+            m = re.match(r"\[([:=.])(\w+)\1\]", pattern[j:])
+            if m:
+                if m.group(1) != ":":
+                    raise ValueError(f"ORA-03001: unimplemented feature in the lite backend: regular expression "
+                                     f"{m.group(0)} (equivalence classes and collating elements)")
+                name = m.group(2).lower()
+                if name not in _POSIX_CLASSES:
+                    raise ValueError(f"ORA-12729: invalid character class in regular expression ({m.group(0)})")
+                members.append(("posix", name))
+                j += m.end()
+                continue
+            if pattern[j] == "\\" and j + 1 < n:
+                members.append(("raw", pattern[j:j + 2]))
+                j += 2
+                continue
+            members.append(("raw", pattern[j]))
+            j += 1
+        if j >= n:   # no closing bracket: leave it to re's error
+            out.append(pattern[i:])
+            break
+        posix = [name for kind, name in members if kind == "posix"]
+        raw = "".join(text for kind, text in members if kind == "raw")
+        if len(members) == 1 and posix and _POSIX_CLASSES[posix[0]].startswith("^"):
+            inner = _POSIX_CLASSES[posix[0]][1:]
+            out.append(f"[{inner}]" if negate else f"[^{inner}]")
+        else:
+            ascii_forms = {"alnum": "0-9A-Za-z", "alpha": "A-Za-z"}
+            body = "".join(ascii_forms.get(name, _POSIX_CLASSES[name]) for name in posix)
+            out.append("[" + ("^" if negate else "") + body + raw + "]")
+        i = j + 1
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=256)
 def _compiled(pattern: str, options: int) -> re.Pattern[str]:
-    return re.compile(pattern, options)
+    return re.compile(_python_pattern(pattern), options)
 
 
 def regexp_like(text: Any, pattern: Any, flags: Any = None) -> int | None:
@@ -993,6 +1065,14 @@ def raise_error(code: Any, message: Any) -> None:
     raise ValueError(f"ORA-{int(code):05d}: {message}")
 
 
+def single_row(count: Any) -> int:
+    """The ORDER BY key lite adds to a scalar subquery (``ORDER BY ora_single_row(COUNT(*) OVER ())``): SQLite
+    takes a scalar subquery's first row where Oracle raises ORA-01427 when it returns more than one."""
+    if count is not None and int(count) > 1:
+        raise ValueError("ORA-01427: single-row subquery returns more than one row")
+    return 1
+
+
 def _wrap(fn: Callable[..., Any], on_error: Callable[[BaseException], None]) -> Callable[..., Any]:
     """SQLite reports only 'user-defined function raised exception': keep the real one for the caller."""
     def call(*args: Any) -> Any:
@@ -1069,6 +1149,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_sdo_dim_array": (sdo_dim_array, -1, True),
     "ora_sdo_check_diminfo": (check_diminfo, 1, True),
     "ora_raise_error": (raise_error, 2, False),
+    "ora_single_row": (single_row, 1, False),
 }
 
 

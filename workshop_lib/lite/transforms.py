@@ -777,11 +777,44 @@ def quantified_comparison(node: exp.Expression) -> exp.Expression:
     return exp.Paren(this=combined)
 
 
+_NOT_SCALAR_PARENTS = (exp.From, exp.Join, exp.In, exp.Exists, exp.Any, exp.All, exp.Merge, exp.Insert, exp.Create,
+                       exp.CTE, exp.SetOperation, exp.Lateral, exp.Table, exp.Subquery)
+
+
+def scalar_subquery_single_row(node: exp.Expression) -> exp.Expression:
+    """A scalar subquery that returns more than one row is ORA-01427 in Oracle; SQLite silently takes the first
+    row. A one-column subquery used as a value gets ``ORDER BY ora_single_row(COUNT(*) OVER ())`` (its other
+    ORDER BY keys after it): the window counts the subquery's rows (after WHERE and GROUP BY) and the function
+    raises ORA-01427 when there is more than one. Subqueries that cannot return two rows (an aggregate without
+    GROUP BY, FETCH FIRST 1) and those the count would misjudge (DISTINCT, FETCH/OFFSET) are left as they are."""
+    if not isinstance(node, exp.Subquery) or not isinstance(node.this, exp.Select) or node.args.get("alias"):
+        return node
+    parent = node.parent
+    while isinstance(parent, exp.Paren):
+        parent = parent.parent
+    if parent is None or isinstance(parent, _NOT_SCALAR_PARENTS):
+        return node
+    select = node.this
+    if len(select.expressions) != 1 or select.args.get("distinct") or select.args.get("limit") \
+            or select.args.get("offset") or select.args.get("fetch") or not select.args.get("from_"):
+        return node
+    if not select.args.get("group") and any(select.expressions[0].find(exp.AggFunc) is not None
+                                            and not isinstance(agg.parent, exp.Window)
+                                            for agg in select.expressions[0].find_all(exp.AggFunc)):
+        return node
+    guard = exp.Ordered(this=_anon("ora_single_row", exp.Window(this=exp.Count(this=exp.Star()))))
+    order = select.args.get("order")
+    keys = [guard] + (list(order.expressions) if order is not None else [])
+    select.set("order", exp.Order(expressions=keys))
+    return node
+
+
 #: Checks run on every node of a freshly parsed statement (they raise or return the node).
 REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
-                                  quantified_comparison, concat_to_pipes, select_for_update, is_json_condition)
+                                  quantified_comparison, concat_to_pipes, select_for_update, is_json_condition,
+                                  scalar_subquery_single_row)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:
