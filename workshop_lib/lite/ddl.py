@@ -23,7 +23,8 @@ from .error_catalogue import (
     ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
-    ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE, ERR_UNSUPPORTED_FUNCTION_INDEX,
+    ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_TRUNCATE_REFERENCED, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE,
+    ERR_UNSUPPORTED_FUNCTION_INDEX,
     ERR_UNSUPPORTED_COLUMN_CONSTRAINT, ERR_UNSUPPORTED_COLUMN_TYPE, ERR_UNSUPPORTED_COMMENT,
     ERR_UNSUPPORTED_CTAS, ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
@@ -112,7 +113,14 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         owner, table = _split_qname(match.group("table"), user)
         if not catalog.table_exists(con, owner, table):
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
-        con.execute(f'DELETE FROM "{_db(conn, owner)}"."{table}"')
+        db = _db(conn, owner)
+        if con.execute(
+                f"SELECT 1 FROM \"{db}\".sqlite_master m WHERE m.type = 'table' AND m.name != ? AND "
+                f"EXISTS (SELECT 1 FROM pragma_foreign_key_list(m.name, ?) f WHERE f.\"table\" = ?)",
+                (table, db, table)).fetchone():
+            # Oracle refuses whatever the children hold (it does not look at their rows)
+            raise error(ERR_TRUNCATE_REFERENCED, owner=owner, table=table)
+        con.execute(f'DELETE FROM "{db}"."{table}"')
         return DdlResult("TRUNCATE", owner, table)
     match = _CREATE_USER_RE.match(sql)
     if match:

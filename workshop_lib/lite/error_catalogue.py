@@ -179,6 +179,10 @@ ERR_SQLITE_LOCKED = ErrorSpec(54, "resource busy (the lite database is locked by
 ERR_GROUP_FUNCTION_NOT_ALLOWED = ErrorSpec(
     934, "group function is not allowed here",
     "filter on an aggregate in HAVING, or compute it in a subquery: WHERE sal > (SELECT AVG(sal) FROM emp)")
+ERR_TRUNCATE_REFERENCED = ErrorSpec(2266, "unique/primary keys in table referenced by enabled foreign keys ({owner}.{table})",
+                                    "delete the child rows and then the parent's (DELETE), or truncate the children "
+                                    "and drop them first")
+ERR_CAST_VALUE_OUT_OF_RANGE = ErrorSpec(25137, "Data value out of range ('{value}' as {type})")
 ERR_ORDER_BY_POSITION = ErrorSpec(1785, "ORDER BY item must be the number of a SELECT-list expression")
 ERR_SET_COLUMN_COUNT = ErrorSpec(1789, "query block has incorrect number of result columns")
 ERR_SQLITE_SYNTAX = ErrorSpec(933, "SQL command not properly ended or invalid (near {token})",

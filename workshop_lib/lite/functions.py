@@ -133,16 +133,52 @@ def json_text(value: Any) -> str | None:
 
 
 _MISSING = object()
+_INVALID = object()
+
+_LAX_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[A-Za-z_$][A-Za-z0-9_$]*|\s+|.', re.S)
+
+
+def _lax_to_strict(text: str) -> str:
+    """Oracle's lax JSON syntax (its default for JSON_VALUE, JSON_QUERY, JSON_EXISTS and IS JSON) as strict
+    JSON: unquoted field names and single-quoted strings are quoted; true/false/null in any letter case."""
+    out: list[str] = []
+    tokens = _LAX_TOKEN.findall(text)
+    for i, token in enumerate(tokens):
+        if token.startswith("'"):
+            inner = token[1:-1].replace("\\'", "'")
+            out.append(json.dumps(json.loads('"' + inner.replace('"', '\\"') + '"')))
+        elif token[0].isalpha() or token[0] in "_$":
+            rest = "".join(tokens[i + 1:i + 3]).lstrip()
+            if rest.startswith(":"):
+                out.append(json.dumps(token))
+            elif token.lower() in ("true", "false", "null"):
+                out.append(token.lower())
+            else:
+                out.append(token)   # not JSON: json.loads refuses it
+        else:
+            out.append(token)
+    return "".join(out)
+
+
+def _json_load(doc: str) -> Any:
+    """``doc`` parsed as Oracle reads JSON text by default (lax syntax); _INVALID when it is not JSON."""
+    try:
+        return json.loads(doc)
+    except ValueError:
+        pass
+    try:
+        return json.loads(_lax_to_strict(doc))
+    except ValueError:
+        return _INVALID
 
 
 def _json_at(doc: Any, path: str) -> Any:
-    """The JSON value at ``path`` in ``doc`` (text or parsed), or _MISSING."""
+    """The JSON value at ``path`` in ``doc`` (text or parsed), or _MISSING (_INVALID when doc is not JSON)."""
     if doc is None:
         return _MISSING
-    try:
-        data = json.loads(doc) if isinstance(doc, str) else doc
-    except ValueError:
-        return _MISSING
+    data = _json_load(doc) if isinstance(doc, str) else doc
+    if data is _INVALID:
+        return _INVALID
     for step in _json_path_steps(path):
         if isinstance(step, int):
             if not isinstance(data, list) or step >= len(data):
@@ -155,10 +191,28 @@ def _json_at(doc: Any, path: str) -> Any:
     return data
 
 
-def json_value(doc: Any, path: str) -> Any:
-    """JSON_VALUE(doc, path): the scalar at ``path`` as text; NULL for objects, arrays and misses."""
+def json_value(doc: Any, path: str, on_empty: Any = None, empty_default: Any = None, on_error: Any = "NULL",
+               error_default: Any = None) -> Any:
+    """JSON_VALUE(doc, path [... ON EMPTY] [... ON ERROR]): the scalar at ``path`` as text.
+
+    ``on_empty``/``on_error`` are ``NULL``, ``ERROR`` or ``DEFAULT`` (with its value); Oracle's defaults are
+    NULL ON ERROR and, without an ON EMPTY clause, the ON ERROR behaviour for a path that matches nothing.
+    An object or array at the path, or a document that is not JSON, is an error (NULL by default).
+    """
+    if doc is None:
+        return None
     data = _json_at(doc, path)
-    if data is _MISSING or isinstance(data, (dict, list)) or data is None:
+    if data is _MISSING:
+        mode, default = (on_empty, empty_default) if on_empty is not None else (on_error, error_default)
+        if mode == "ERROR":
+            raise ValueError(f"ORA-40462: JSON_VALUE evaluated to no value (path {path})")
+        return default if mode == "DEFAULT" else None
+    if data is _INVALID or isinstance(data, (dict, list)):
+        if on_error == "ERROR":
+            raise ValueError("ORA-40441: JSON syntax error" if data is _INVALID else
+                             f"ORA-40456: JSON_VALUE evaluated to non-scalar value (path {path})")
+        return error_default if on_error == "DEFAULT" else None
+    if data is None:
         return None
     if isinstance(data, bool):
         return "true" if data else "false"
@@ -170,7 +224,7 @@ def json_value(doc: Any, path: str) -> Any:
 def json_query(doc: Any, path: str) -> str | None:
     """JSON_QUERY(doc, path): the object or array at ``path`` as JSON text; NULL for scalars and misses."""
     data = _json_at(doc, path)
-    if data is _MISSING or not isinstance(data, (dict, list)):
+    if data is _MISSING or data is _INVALID or not isinstance(data, (dict, list)):
         return None
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -179,7 +233,7 @@ def json_dot(doc: Any, path: str) -> str | None:
     """``alias.json_column.field...`` (simple dot notation on a JSON column): the value at ``path`` as JSON
     text (a JSON scalar, object or array, as Oracle 23ai returns a JSON-type value); NULL when absent."""
     data = _json_at(doc, path)
-    if data is _MISSING or data is None:
+    if data is _MISSING or data is _INVALID or data is None:
         return None
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
@@ -243,18 +297,16 @@ def is_json(value: Any) -> int | None:
     """``value IS JSON`` as 1/0 (NULL for NULL): well-formed JSON text, an object or array or scalar."""
     if value is None:
         return None
-    try:
-        json.loads(value)
-    except (TypeError, ValueError):
+    if not isinstance(value, str):
         return 0
-    return 1
+    return 0 if _json_load(value) is _INVALID else 1
 
 
 def json_exists(doc: Any, path: str) -> int | None:
     """JSON_EXISTS(doc, path) as 1/0 (a condition)."""
     if doc is None:
         return None
-    return 0 if _json_at(doc, path) is _MISSING else 1
+    return 0 if _json_at(doc, path) in (_MISSING, _INVALID) else 1
 
 
 def _json_path_steps(path: str) -> list[str | int]:
@@ -1065,6 +1117,138 @@ def raise_error(code: Any, message: Any) -> None:
     raise ValueError(f"ORA-{int(code):05d}: {message}")
 
 
+def _out_of_range(value: Any) -> ValueError:
+    return ValueError(f"ORA-01428: argument '{to_char(value)}' is out of range")
+
+
+def oracle_sqrt(n: Any) -> float | None:
+    """SQRT(n): ORA-01428 for a negative n (SQLite's sqrt gives NULL)."""
+    if n is None:
+        return None
+    if float(n) < 0:
+        raise _out_of_range(n)
+    return math.sqrt(float(n))
+
+
+def oracle_power(m: Any, n: Any) -> float | int | None:
+    """POWER(m, n): a negative m needs an integer n (ORA-01428; SQLite gives NULL); 0 to a negative power is
+    ORA-01428 too."""
+    if m is None or n is None:
+        return None
+    m, n = float(m), float(n)
+    if (m < 0 and not n.is_integer()) or (m == 0 and n < 0):
+        raise _out_of_range(n if m < 0 else m)
+    result = m ** n
+    return int(result) if isinstance(result, float) and result.is_integer() and abs(result) < 2 ** 53 else result
+
+
+def oracle_ln(n: Any) -> float | None:
+    """LN(n): n must be greater than 0 (ORA-01428)."""
+    if n is None:
+        return None
+    if float(n) <= 0:
+        raise _out_of_range(n)
+    return math.log(float(n))
+
+
+def oracle_log(base: Any, n: Any = None) -> float | None:
+    """LOG(base, n): base positive and not 1, n positive (ORA-01428)."""
+    if n is None:   # SQLite's one-argument log(x) is base 10; Oracle's LOG always takes two
+        base, n = 10, base
+    if base is None or n is None:
+        return None
+    if float(base) <= 0 or float(base) == 1:
+        raise _out_of_range(base)
+    if float(n) <= 0:
+        raise _out_of_range(n)
+    result = math.log(float(n)) / math.log(float(base))
+    return round(result) if abs(result - round(result)) < 1e-12 else result
+
+
+def oracle_ascii(text: Any) -> int | None:
+    """ASCII(char): the code of the first character (its UTF-8 bytes read as one number, as AL32UTF8 does)."""
+    if text is None or str(text) == "":
+        return None
+    return int.from_bytes(str(text)[0].encode("utf-8"), "big")
+
+
+def bitand(a: Any, b: Any) -> int | None:
+    """BITAND(a, b) of two integers."""
+    if a is None or b is None:
+        return None
+    return int(float(a)) & int(float(b))
+
+
+def remainder(n2: Any, n1: Any) -> int | float | None:
+    """REMAINDER(n2, n1): n2 - n1 * N with N the integer nearest n2 / n1 (the even one at .5); n1 = 0 is
+    ORA-01476 for NUMBER arguments."""
+    if n2 is None or n1 is None:
+        return None
+    n2 = formats.to_number(n2) if isinstance(n2, str) else n2
+    n1 = formats.to_number(n1) if isinstance(n1, str) else n1
+    if n1 == 0:
+        raise ValueError("ORA-01476: divisor is equal to zero")
+    result = math.remainder(n2, n1)
+    return int(result) if float(result).is_integer() else result
+
+
+def width_bucket(value: Any, low: Any, high: Any, buckets: Any) -> int | None:
+    """WIDTH_BUCKET(expr, min, max, n): the equiwidth bucket of expr (0 below, n + 1 above the range)."""
+    if value is None or low is None or high is None or buckets is None:
+        return None
+    value, low, high, n = float(value), float(low), float(high), int(float(buckets))
+    if n <= 0:
+        raise ValueError("ORA-30494: The argument [4] of WIDTH_BUCKET function is NULL or invalid.")
+    if low == high:
+        raise ValueError("ORA-30494: The argument [3] of WIDTH_BUCKET function is NULL or invalid.")
+    if low < high:
+        if value < low:
+            return 0
+        if value >= high:
+            return n + 1
+        return int((value - low) * n // (high - low)) + 1
+    if value > low:
+        return 0
+    if value <= high:
+        return n + 1
+    return int((low - value) * n // (low - high)) + 1
+
+
+def regexp_instr(text: Any, pattern: Any, position: Any = 1, occurrence: Any = 1, return_option: Any = 0,
+                 flags: Any = None, group: Any = 0) -> int | None:
+    """REGEXP_INSTR(text, pattern[, position[, occurrence[, return_option[, match_parameter[, subexpr]]]]]):
+    the 1-based position of the match (after it when return_option is 1), 0 when there is none."""
+    if text is None or pattern is None:
+        return None
+    matches = list(_regex(pattern, flags).finditer(str(text), int(position or 1) - 1))
+    nth = int(occurrence or 1)
+    if len(matches) < nth:
+        return 0
+    match, sub = matches[nth - 1], int(group or 0)
+    if match.start(sub) < 0:
+        return 0
+    return (match.end(sub) if int(return_option or 0) else match.start(sub)) + 1
+
+
+class Median:
+    """MEDIAN(x): the middle value of the non-NULL values (the mean of the two middle ones), NULL for none."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+
+    def step(self, value: Any) -> None:
+        if value is not None:
+            self.values.append(formats.to_number(value) if isinstance(value, str) else value)
+
+    def finalize(self) -> Any:
+        if not self.values:
+            return None
+        ordered = sorted(self.values)
+        middle = len(ordered) // 2
+        result = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        return int(result) if isinstance(result, float) and result.is_integer() else result
+
+
 def single_row(count: Any) -> int:
     """The ORDER BY key lite adds to a scalar subquery (``ORDER BY ora_single_row(COUNT(*) OVER ())``): SQLite
     takes a scalar subquery's first row where Oracle raises ORA-01427 when it returns more than one."""
@@ -1092,7 +1276,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_vector_dims": (vector_dims, 1, True),
     "ora_vector_norm": (vector_norm, 1, True),
     "ora_json_text": (json_text, 1, True),
-    "ora_json_value": (json_value, 2, True),
+    "ora_json_value": (json_value, -1, True),
     "ora_json_query": (json_query, 2, True),
     "ora_json_exists": (json_exists, 2, True),
     "ora_json_dot": (json_dot, 2, True),
@@ -1150,6 +1334,17 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_sdo_check_diminfo": (check_diminfo, 1, True),
     "ora_raise_error": (raise_error, 2, False),
     "ora_single_row": (single_row, 1, False),
+    "ascii": (oracle_ascii, 1, True),
+    "bitand": (bitand, 2, True),
+    "remainder": (remainder, 2, True),
+    "width_bucket": (width_bucket, 4, True),
+    "regexp_instr": (regexp_instr, -1, True),
+    # SQLite's math functions return NULL for arguments outside their domain; Oracle raises ORA-01428
+    "sqrt": (oracle_sqrt, 1, True),
+    "power": (oracle_power, 2, True),
+    "pow": (oracle_power, 2, True),
+    "ln": (oracle_ln, 1, True),
+    "log": (oracle_log, -1, True),
 }
 
 
@@ -1220,6 +1415,7 @@ def _listagg_text(value: Any) -> str:
 #: SQLite aggregate (and window) functions: name -> (class, number of args (-1 = variadic))
 AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_listagg": (ListAgg, -1),
+    "ora_median": (Median, 1),
 }
 
 

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from .dialect import NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
-    ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
     ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
@@ -44,6 +44,7 @@ _NATIVE = {
     "SUBSTR", "ROUND", "SQRT", "EXP", "LN", "LOG", "POWER", "SIGN", "SIN", "COS", "TAN",
     "COUNT", "SUM", "AVG", "MIN", "MAX", "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE", "LAG", "LEAD",
     "FIRST_VALUE", "LAST_VALUE", "COALESCE", "NULLIF", "CUME_DIST", "PERCENT_RANK",
+    "BITAND", "REMAINDER",   # lite's own SQLite functions of the same name (functions.py)
 }
 
 # Anonymous Oracle function -> lite SQLite function
@@ -145,7 +146,8 @@ def _native_json_value(doc: exp.Expression, path: str, *, trusted: bool) -> exp.
     )
     if trusted:
         return case
-    return exp.Case(ifs=[exp.If(this=_anon("json_valid", doc.copy()), true=case)], default=exp.Null())
+    return exp.Case(ifs=[exp.If(this=_anon("json_valid", doc.copy()), true=case)],
+                    default=_anon("ora_json_value", doc.copy(), lit.copy()))
 
 
 def _string(node: exp.Expression) -> exp.Expression:
@@ -331,6 +333,7 @@ _REGEXP_SUBSTR_ARGS = ("position", "occurrence", "parameters", "group")
 #: sqlglot node class -> its SQLite form, for rewrites that need only the node itself (sqlglot's
 #: Generator.TRANSFORMS). Rewrites that need scopes, types or slots stay in the Translator.
 TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression]] = {
+    exp.Median: lambda node: _anon("ora_median", node.this),
     exp.CurrentTimestamp: lambda node: _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp"),
     exp.Systimestamp: lambda node: _anon("ora_systimestamp"),
     exp.Localtimestamp: lambda node: _anon("ora_systimestamp"),
@@ -458,6 +461,31 @@ def package_function_call(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def _json_on_conditions(condition: exp.Expression | None) -> list[exp.Expression]:
+    """JSON_VALUE's ``... ON EMPTY`` / ``... ON ERROR`` clauses as ora_json_value's last four arguments (mode
+    and default of each), or [] for Oracle's defaults (NULL ON ERROR, and ON ERROR's behaviour when empty)."""
+    if not isinstance(condition, exp.OnCondition):
+        return []
+    args: list[exp.Expression] = []
+    given = False
+    for key, default_mode in (("empty", None), ("error", "NULL")):
+        clause = condition.args.get(key)
+        if clause is None:
+            args += [exp.Literal.string(default_mode) if default_mode else exp.Null(), exp.Null()]
+            continue
+        given = True
+        text = clause.sql(dialect=Oracle).upper() if not isinstance(clause, str) else clause.upper()
+        if isinstance(clause, exp.Literal) or (isinstance(clause, exp.Expression) and not text.startswith(("ERROR", "NULL"))):
+            args += [exp.Literal.string("DEFAULT"), clause.copy() if isinstance(clause, exp.Expression) else exp.Null()]
+        elif text.startswith("ERROR"):
+            args += [exp.Literal.string("ERROR"), exp.Null()]
+        else:
+            args += [exp.Literal.string("NULL"), exp.Null()]
+    if condition.args.get("null") is not None:
+        raise error(ERR_UNSUPPORTED, construct=f"JSON_VALUE ... {condition.args['null']}")
+    return args if given else []
+
+
 def json_value_call(node: exp.Expression) -> exp.Expression:
     """``JSON_VALUE(doc, path [RETURNING NUMBER])``: SQLite's C JSON functions for a simple path
     (``$.a.b``, ``$[0]``), lite's ``ora_json_value`` for the rest; ``RETURNING NUMBER`` casts.
@@ -468,7 +496,10 @@ def json_value_call(node: exp.Expression) -> exp.Expression:
     if not isinstance(node, exp.JSONValue):
         return node
     path_text = _json_path_text(node.args.get("path"))
-    if _SIMPLE_JSON_PATH.match(path_text):
+    conditions = _json_on_conditions(node.args.get("on_condition"))
+    if conditions:
+        call = _anon("ora_json_value", node.this, exp.Literal.string(path_text), *conditions)
+    elif _SIMPLE_JSON_PATH.match(path_text):
         call = _native_json_value(node.this, path_text, trusted=bool(node.meta.get("json_column")))
     else:
         call = _anon("ora_json_value", node.this, exp.Literal.string(path_text))
@@ -809,12 +840,34 @@ def scalar_subquery_single_row(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def cast_with_length(node: exp.Expression) -> exp.Expression:
+    """``CAST(x AS NUMBER(p, s))`` rounds to ``s`` decimals and checks ``p`` as a NUMBER(p, s) column does
+    (SQLite's CAST kept 15.649 for NUMBER(5,1)); ``CAST('literal' AS VARCHAR2(n))`` longer than ``n`` bytes is
+    Oracle's ORA-25137 (SQLite's CAST ignores the length)."""
+    if not isinstance(node, exp.Cast) or not isinstance(node.args.get("to"), exp.DataType):
+        return node
+    to = node.args["to"]
+    params = [p.this for p in to.expressions if isinstance(p, exp.DataTypeParam)]
+    target = to.sql(dialect=Oracle).upper()
+    if target.startswith(("NUMBER", "DECIMAL", "NUMERIC")) and len(params) == 2 \
+            and all(isinstance(p, exp.Literal) for p in params):
+        return _anon("ora_number_in", node.this, exp.Literal.number(int(params[0].name)),
+                     exp.Literal.number(int(params[1].name)))
+    if target.startswith(("VARCHAR2", "VARCHAR", "CHAR", "NVARCHAR2")) and isinstance(node.this, exp.Literal) \
+            and node.this.is_string and params and isinstance(params[0], exp.Literal):
+        limit = int(params[0].name)
+        chars = "CHAR" in target.split("(", 1)[1]
+        if (len(node.this.this) if chars else len(node.this.this.encode("utf-8"))) > limit:
+            raise error(ERR_CAST_VALUE_OUT_OF_RANGE, value=node.this.this[:40], type=target)
+    return node
+
+
 #: Checks run on every node of a freshly parsed statement (they raise or return the node).
 REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
                                   quantified_comparison, concat_to_pipes, select_for_update, is_json_condition,
-                                  scalar_subquery_single_row)
+                                  scalar_subquery_single_row, cast_with_length)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:

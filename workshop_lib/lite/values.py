@@ -35,12 +35,19 @@ def encode_vector(values: Any, fmt: str = "f") -> bytes:
             return raw
         raise ValueError("binary value is not a VECTOR")
     if isinstance(values, str):
-        values = json.loads(values)
-    if isinstance(values, array.array):
-        fmt = "d" if values.typecode == "d" else "f"
-        arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
-    else:
-        arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
+        try:
+            values = json.loads(values)
+        except ValueError:
+            raise ValueError(f"ORA-51805: Vector is not properly formatted ({values[:60]!r} is not a list of "
+                             f"numbers in brackets)") from None
+    try:
+        if isinstance(values, array.array):
+            fmt = "d" if values.typecode == "d" else "f"
+            arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
+        else:
+            arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
+    except (TypeError, ValueError):
+        raise ValueError("ORA-51805: Vector is not properly formatted (a dimension value is not a number)") from None
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError("a VECTOR must be a non-empty one-dimensional list of numbers")
     return _MAGIC_FOR[fmt] + arr.tobytes()
