@@ -31,29 +31,48 @@ NAME = "bench_seed"
 TITLE = "Seeding SUPPLYCHAIN in lite — `benchmarks/bench_seed.py`"
 
 
-def time_statement_kinds(conn, statements: list[str]) -> dict[str, float]:
-    """Seconds spent per statement kind (first keyword) in one seed run, inside one transaction."""
+def time_statement_kinds(conn, statements: list[str]) -> tuple[dict[str, float], dict[str, int]]:
+    """Seconds spent per statement kind (first keyword) in one seed run, inside one transaction, and how
+    many INSERTs were translated in full and how many came from a statement-shape template (lite/shapes.py)."""
     spent: dict[str, float] = {}
+    paths = {"full": 0, "template": 0}
+    real_plan = conn._plan
+
+    def counted_plan(sql: str):
+        known = sql in conn.caches.plans
+        before = len(conn.caches.plans)
+        plan = real_plan(sql)
+        if sql.lstrip()[:6].upper() == "INSERT" and not known:
+            paths["full" if len(conn.caches.plans) != before or sql in conn.caches.plans else "template"] += 1
+        return plan
+
+    conn._plan = counted_plan   # an instance attribute: this connection only, for this one run
     cur = conn.cursor()
-    with conn.atomic():
-        for stmt in statements:
-            kind = stmt.split(None, 1)[0].upper()
-            started = time.perf_counter()
-            cur.execute(stmt)
-            spent[kind] = spent.get(kind, 0.0) + time.perf_counter() - started
-    return spent
+    try:
+        with conn.atomic():
+            for stmt in statements:
+                kind = stmt.split(None, 1)[0].upper()
+                started = time.perf_counter()
+                cur.execute(stmt)
+                spent[kind] = spent.get(kind, 0.0) + time.perf_counter() - started
+    finally:
+        del conn._plan
+    return spent, paths
 
 
 def render(figures: dict) -> str:
     """The section's markdown from the figures (the docs test renders recorded figures with this too)."""
     kinds = ", ".join(f"{k} {v:.3f} s" for k, v in sorted(figures["kinds"].items()))
+    paths = figures.get("paths")   # recorded since statement shapes (lite/shapes.py)
     return "\n".join([
         docsection.header(figures["env"]), "",
         "| | value |", "|---|---|",
         f"| whole seed ({figures['statements']} statements, {figures['rows']} rows), {figures['runs']} runs, "
         f"median (min – max) | {docsection.fmt_spread(figures['seconds'], 3, ' s')} |",
         "| goal | ≤ 0.3 s |",
-        f"| one run split by statement kind | {kinds} |"])
+        f"| one run split by statement kind | {kinds} |",
+        *([f"| INSERTs translated in full / from a statement-shape template | {paths['full']} / "
+           f"{paths['template']} |"] if paths else [])])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,12 +91,13 @@ def main(argv: list[str] | None = None) -> int:
                 times.append(report.elapsed_seconds)
                 print(f"run {run + 1}: {report.elapsed_seconds:.3f} s ({report.statements} statements, "
                       f"{sum(report.row_counts.values())} rows)")
-            kinds = time_statement_kinds(conn, statements)
+            kinds, paths = time_statement_kinds(conn, statements)
         finally:
             conn.close()
     print("by statement kind: " + ", ".join(f"{k}={v:.3f}s" for k, v in sorted(kinds.items())))
+    print(f"INSERTs translated in full: {paths['full']}, from a template: {paths['template']}")
     print(f"seed_lite_seconds={statistics.median(times):.3f}")
-    figures = {"env": env, "runs": len(times), "seconds": docsection.spread(times), "kinds": kinds,
+    figures = {"env": env, "runs": len(times), "seconds": docsection.spread(times), "kinds": kinds, "paths": paths,
                "statements": report.statements, "rows": sum(report.row_counts.values())}
     if not args.no_write:
         docsection.write_section(NAME, TITLE, render(figures), figures)

@@ -843,9 +843,9 @@ def test_each_statement_text_is_translated_once(db: LiteConnection, monkeypatch:
     calls: list[str] = []
     real = connection_module.translate
 
-    def counting(sql: str, ctx: Any) -> Any:
+    def counting(sql: str, ctx: Any, *rest: Any) -> Any:   # rest: the guard's tokens
         calls.append(sql)
-        return real(sql, ctx)
+        return real(sql, ctx, *rest)
 
     monkeypatch.setattr(connection_module, "translate", counting)
     sql = "SELECT name FROM supplychain.vessels WHERE vessel_id = :id AND 'cache-probe' IS NOT NULL"

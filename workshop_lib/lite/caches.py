@@ -2,6 +2,9 @@
 
 * **plans** — the translated :class:`~workshop_lib.lite.plan.Plan` per statement text;
   any DDL may change what a text means, so DDL drops them all.
+* **templates** — the :class:`~workshop_lib.lite.shapes.Template` per statement shape
+  (an INSERT's text with its literals cut out, shapes.py), least recently used
+  dropped first; dropped with the plans.
 * **versions** — an epoch per ``(owner, table)``, moved by DDL, rollbacks and a
   change log that had to be (re)started; with SQLite's ``PRAGMA data_version``
   (which moves when another connection commits) it forms the key under which a
@@ -34,8 +37,11 @@ from typing import Any, Callable, Generic, TypeVar
 import numpy as np
 
 from .plan import Plan
+from .shapes import Template
 
 PLAN_CACHE_SIZE = 2000
+TEMPLATE_CACHE_SIZE = 256
+_UNTEMPLATABLE = "untemplatable"   # a shape whose first statement could not stand for it
 EMBED_CACHE_SIZE = 20_000
 
 Version = tuple[int, int, int]   # (rollbacks, the table's epoch on this connection, SQLite's data_version of its file)
@@ -211,6 +217,7 @@ class DerivedCaches:
     def __init__(self, data_version: Callable[[str], int]):
         self._data_version = data_version   # owner -> SQLite's PRAGMA data_version of that schema's file
         self.plans: dict[str, Plan | str] = {}
+        self.templates: OrderedDict[str, Template | str] = OrderedDict()
         self.versions: dict[tuple[str, str], int] = {}
         self.rollbacks = 0
         self.changes = ChangeLog()
@@ -233,6 +240,7 @@ class DerivedCaches:
         if not definition:
             return
         self.plans.clear()
+        self.templates.clear()
         if owner is None or table is None:
             return
         self.new_epoch(owner, table)
@@ -260,6 +268,7 @@ class DerivedCaches:
         self.changes.clear()
         if definitions:
             self.plans.clear()
+            self.templates.clear()
 
     def version(self, owner: str, table: str) -> Version:
         """The key under which values derived from ``owner.table`` are current."""
@@ -273,6 +282,26 @@ class DerivedCaches:
         if len(self.plans) > PLAN_CACHE_SIZE:
             self.plans.clear()
         self.plans[sql] = plan
+
+    # -- statement shapes
+    def template(self, key: str) -> Template | None:
+        """The template of shape ``key`` (marked most recently used), or None when there is none to use."""
+        found = self.templates.get(key)
+        if found is None:
+            return None
+        self.templates.move_to_end(key)
+        return found if isinstance(found, Template) else None
+
+    def untemplatable(self, key: str) -> bool:
+        """True when a statement of shape ``key`` was translated and could not stand for the shape."""
+        return self.templates.get(key) == _UNTEMPLATABLE
+
+    def keep_template(self, key: str, template: Template | None) -> None:
+        """Keep ``template`` for shape ``key`` (None: remember that the shape cannot be templated)."""
+        self.templates[key] = template if template is not None else _UNTEMPLATABLE
+        self.templates.move_to_end(key)
+        while len(self.templates) > TEMPLATE_CACHE_SIZE:
+            self.templates.popitem(last=False)
 
     # -- embeddings
     def embedding(self, model: str, text: str) -> bytes | None:

@@ -41,7 +41,8 @@ from .error_catalogue import (
 from .errors import LiteError
 from . import text as text_engine
 from .text import TextQueryError
-from .translate import Context, Plan, translate
+from .shapes import shape_of
+from .translate import Context, Plan, translate, translate_shaped
 from .values import encode_vector, is_vector_blob, vector_as_numpy
 
 if TYPE_CHECKING:
@@ -252,13 +253,23 @@ class LiteConnection:
         cached = self.caches.plan(sql)
         if cached is not None:
             return cached
-        guard.check(sql)
+        shape = shape_of(sql)
+        if shape is not None:
+            # an INSERT differing from an earlier one only in its literals: its template, checks included
+            # (a hit is not kept in the plan cache: formatted INSERTs are each run once and would crowd it)
+            template = self.caches.template(shape.key)
+            if template is not None:
+                return template.instantiate(shape.values)
+        tokens = guard.check(sql)
         if is_ddl(sql):
             plan: Plan | str = "DDL"
         elif sql.lstrip()[:5].upper() in ("BEGIN", "DECLA"):
             raise error(ERR_UNSUPPORTED_PLSQL)
+        elif shape is not None and not self.caches.untemplatable(shape.key):
+            plan, template = translate_shaped(sql, self._context, shape, tokens)
+            self.caches.keep_template(shape.key, template)
         else:
-            plan = translate(sql, self._context)
+            plan = translate(sql, self._context, tokens)
         self.caches.keep_plan(sql, plan)
         return plan
 

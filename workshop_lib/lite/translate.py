@@ -38,6 +38,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_TRANSACTION_STATEMENT, ERR_VALUE_TOO_LARGE, error,
 )
 from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
+from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
     infer_type, name_of, output_columns, table_ref,
@@ -83,11 +84,25 @@ def _name_numeric_binds(sql: str) -> str:
     return "".join(out)
 
 
-def parse(sql: str) -> exp.Expression:
-    """Parse one Oracle statement (ORA-00900/00933 style errors on failure)."""
-    sql = _name_numeric_binds(sql)
+_ORACLE = Oracle()
+_SQLITE_GENERATOR = sqlglot.Dialect.get_or_raise("sqlite").generator()
+
+
+def parse(sql: str, tokens: list | None = None) -> exp.Expression:
+    """Parse one Oracle statement (ORA-00900/00933 style errors on failure).
+
+    ``tokens`` are the guard's tokens of the same text (guard.check): the
+    parser reads them instead of tokenizing the text a second time, unless
+    ``:1``-style binds had to be renamed first (the renamed text is tokenized).
+    """
+    renamed = _name_numeric_binds(sql)
+    if renamed is not sql:
+        tokens = None
     try:
-        statements = sqlglot.parse(sql, dialect=Oracle)
+        if tokens is not None:
+            statements = _ORACLE.parser().parse(tokens, renamed)
+        else:
+            statements = _ORACLE.parse(renamed)
     except ParseError as exc:
         # Oracle's words, the place and the token; sqlglot's own description ("Expecting )") is not shown
         first = exc.errors[0] if exc.errors else {}
@@ -103,10 +118,20 @@ def parse(sql: str) -> exp.Expression:
 
 
 class Translator:
-    """Translate one parsed Oracle statement into a Plan."""
+    """Translate one parsed Oracle statement into a Plan.
 
-    def __init__(self, ctx: Context):
+    With ``lift`` (the lifted literals of a statement shape: a literal's start
+    offset -> its index, see shapes.py) the translator also notes what it
+    decides from those literals' values: the VARCHAR2 length checks it makes
+    (``lift_checks``), and ``lift_blocked`` when its output depends on a value.
+    """
+
+    def __init__(self, ctx: Context, lift: dict[int, int] | None = None):
         self.ctx = ctx
+        self.lift = lift or {}
+        self.lift_checks: dict[int, tuple[int, bool]] = {}
+        self.lift_blocked = False
+        self.template_sql: str | None = None
         self._scopes: dict[int, Scope] = {}
         self.vector_slots: list[VectorSlot] = []
         self.prunes: list[tuple[VectorSlot, exp.Select]] = []
@@ -177,6 +202,9 @@ class Translator:
         if ctype.type_class in ("VARCHAR2", "CHAR") and ctype.length:
             in_bytes = ctype.char_used != "C"   # Oracle's default length semantics is BYTE
             if isinstance(value, exp.Literal) and value.is_string:
+                lifted = self._lifted(value)
+                if lifted is not None:   # a template repeats this check for each statement of the shape
+                    self.lift_checks[lifted] = (ctype.length, in_bytes)
                 actual = value_length(value.this, in_bytes)
                 if actual > ctype.length:
                     raise error(ERR_VALUE_TOO_LARGE, actual=actual, maximum=ctype.length)
@@ -188,6 +216,8 @@ class Translator:
         if ctype.type_class in DATETIME_TYPES:
             precision = _fraction_digits(ctype)
             if isinstance(value, exp.Literal) and value.is_string:
+                if self._lifted(value) is not None:
+                    self.lift_blocked = True   # the stored form is computed from the value now
                 return date_literal(value.this, timestamp=ctype.type_class == "TIMESTAMP", precision=precision)
             if isinstance(value, exp.Null):
                 return value
@@ -211,7 +241,25 @@ class Translator:
 
     def _plan_insert(self, tree: exp.Insert) -> Plan:
         out, target = self._insert_tree(tree)
+        if self.lift and not self.lift_blocked:
+            self.template_sql = self._template_text(out)
         return self._finish("INSERT", [self._sqlite(out)], out, target=target)
+
+    def _lifted(self, node: exp.Expression) -> int | None:
+        """The shape index of a lifted literal (None for any other node)."""
+        if not self.lift or not isinstance(node, exp.Literal) or not node._meta:
+            return None
+        return self.lift.get(node._meta.get("start"))   # type: ignore[arg-type]
+
+    def _template_text(self, out: exp.Expression) -> str | None:
+        """The SQLite text of ``out`` with each lifted literal written as ``\\x00<index>\\x00`` (None when a
+        literal the translator kept has another value or kind than the one lifted: nothing to template)."""
+        probe = out.copy()
+        for literal in list(probe.find_all(exp.Literal)):
+            index = self._lifted(literal)
+            if index is not None:
+                literal.replace(exp.Var(this=f"\x00{index}\x00"))
+        return to_sqlite(probe)
 
     def _plan_update(self, tree: exp.Update) -> Plan:
         out, target = self._update_tree(tree)
@@ -766,13 +814,100 @@ def bind_order(sql: str) -> list[str]:
     return list(dict.fromkeys(bind_occurrences(sql)))
 
 
-def translate(sql: str, ctx: Context) -> Plan:
-    """Parse and translate one Oracle DML/query statement into a Plan (binds in text order)."""
+def translate(sql: str, ctx: Context, tokens: list | None = None) -> Plan:
+    """Parse and translate one Oracle DML/query statement into a Plan (binds in text order).
+
+    ``tokens``, when given, are the guard's tokens of ``sql`` (read instead of tokenizing again).
+    """
+    return translate_shaped(sql, ctx, None, tokens)[0]
+
+
+def translate_shaped(sql: str, ctx: Context, shape: Shape | None,
+                     tokens: list | None = None) -> tuple[Plan, Template | None]:
+    """Translate ``sql`` like :func:`translate` and, for a statement with a shape (shapes.py), also return
+    the shape's :class:`~workshop_lib.lite.shapes.Template` — or None when this statement cannot stand for
+    its shape (a lifted span is not a literal in a pass-through position, the output depends on a value, or
+    the template does not give back this statement's own translation).
+    """
     head = sql.strip().split(None, 1)[0].upper() if sql.strip() else ""
     if head in ("COMMIT", "ROLLBACK", "SAVEPOINT"):
         raise error(ERR_UNSUPPORTED_TRANSACTION_STATEMENT, statement=head)
-    tree = parse(sql)
-    plan = Translator(ctx).plan(tree)
+    tree = parse(sql, tokens)
+    lift = _lift_map(tree, shape) if shape is not None and _name_numeric_binds(sql) is sql else None
+    translator = Translator(ctx, lift)
+    plan = translator.plan(tree)
     textual = [name for name in bind_order(sql) if name in plan.binds]
     plan.binds = textual + [name for name in plan.binds if name not in textual]
-    return plan
+    template = None
+    if shape is not None and lift is not None and translator.template_sql is not None \
+            and not translator.lift_blocked:
+        template = _template(plan, shape, translator)
+    return plan, template
+
+
+def _lift_map(tree: exp.Expression, shape: Shape) -> dict[int, int] | None:
+    """Offset -> index of the shape's literals, when each is exactly one literal of the parsed tree, with
+    the value the shape read, in a position whose translation does not depend on it; else None."""
+    by_start: dict[int, list[exp.Literal]] = {}
+    for literal in tree.find_all(exp.Literal):
+        start = literal._meta.get("start") if literal._meta else None
+        if start is not None:
+            by_start.setdefault(start, []).append(literal)
+    lift: dict[int, int] = {}
+    for index, lifted in enumerate(shape.literals):
+        nodes = by_start.get(lifted.start, [])
+        if len(nodes) != 1:
+            return None
+        node = nodes[0]
+        if node.meta.get("end") != lifted.end - 1 or bool(node.is_string) != lifted.is_string \
+                or node.this != lifted.value or not _pass_through_position(node):
+            return None
+        lift[lifted.start] = index
+    return lift
+
+
+def _pass_through_position(literal: exp.Literal) -> bool:
+    """A VALUES element of a single-row INSERT (a number maybe negated), an argument of SDO_GEOMETRY /
+    SDO_POINT_TYPE calls that are such an element, or the value of TO_DATE/TO_TIMESTAMP(value, 'format')
+    that is one: positions whose SQLite form carries the literal through unchanged."""
+    def element(node: exp.Expression) -> bool:
+        row = node.parent
+        values = row.parent if row is not None else None
+        return (isinstance(row, exp.Tuple) and node.arg_key == "expressions" and isinstance(values, exp.Values)
+                and len(values.expressions) == 1 and isinstance(values.parent, exp.Insert)
+                and values.arg_key == "expression")
+
+    node, parent = literal, literal.parent
+    if not literal.is_string and isinstance(parent, exp.Neg):
+        node, parent = parent, parent.parent
+    if element(node):
+        return True
+    if isinstance(parent, (exp.StrToDate, exp.StrToTime)) and node.arg_key == "this" and \
+            isinstance(parent.args.get("format"), exp.Literal) and element(parent):
+        return True
+    while isinstance(parent, exp.Anonymous) and parent.name.upper() in PASS_THROUGH_CALLS \
+            and node.arg_key == "expressions":
+        if element(parent):
+            return True
+        node, parent = parent, parent.parent
+    return False
+
+
+_GAP = re.compile(r"\x00(\d+)\x00")
+
+
+def _template(plan: Plan, shape: Shape, translator: Translator) -> Template | None:
+    """The shape's template from this statement's translation, checked to give back its SQLite text."""
+    if plan.kind != "INSERT" or len(plan.sql) != 1 or plan.vector_slots or plan.text_slots or plan.prefetch:
+        return None
+    text = translator.template_sql or ""
+    pieces = _GAP.split(text)
+    slots = [int(i) for i in pieces[1::2]]
+    if sorted(set(slots)) != list(range(len(shape.literals))):
+        return None   # a lifted literal was consumed by a rewrite: its value shaped the output
+    template = Template("INSERT", pieces[0::2], slots, tuple(lit.is_string for lit in shape.literals),
+                        list(plan.binds), plan.target, dict(translator.lift_checks),
+                        quote=_SQLITE_GENERATOR.dialect.QUOTE_START, escape=_SQLITE_GENERATOR.escape_str)
+    if template.render(shape.values) != plan.sql[0]:
+        return None
+    return template
