@@ -81,6 +81,34 @@ def _parse_prediction(self: OracleParser) -> exp.Expression:
     return self.expression(Prediction(this=model, expressions=inputs))
 
 
+class JsonQuery(exp.Expression, exp.Func):
+    """``JSON_QUERY(doc, path [options])`` with its options as written (``WITH [CONDITIONAL|UNCONDITIONAL]
+    [ARRAY] WRAPPER``, ``RETURNING ...``, ``... ON ERROR``): the stock parser stops at WITH."""
+
+    arg_types = {"this": True, "path": True, "options": False}
+    _sql_names = ["JSON_QUERY"]
+
+
+def _parse_json_query(self: OracleParser) -> exp.Expression:
+    doc = self._parse_bitwise()
+    if not self._match(TokenType.COMMA):
+        self.raise_error("Expected , after the document in JSON_QUERY(doc, path)")
+    path = self._parse_bitwise()
+    words: list[str] = []
+    while self._curr and self._curr.token_type != TokenType.R_PAREN:
+        words.append(self._curr.text.upper())
+        if self._curr.token_type == TokenType.L_PAREN:   # RETURNING VARCHAR2(4000): keep the length as text
+            self._advance()
+            while self._curr and self._curr.token_type != TokenType.R_PAREN:
+                words.append(self._curr.text)
+                self._advance()
+            words.append(")")
+        self._advance()
+    options = " ".join(words).replace(" ( ", "(").replace(" )", ")") if words else None
+    return self.expression(JsonQuery(this=doc, path=path,
+                                     options=exp.Literal.string(options) if options else None))
+
+
 class OrganizationProperty(exp.Property):
     """``CREATE TABLE ... ORGANIZATION INDEX | HEAP``: how Oracle stores the rows, not what they are."""
 
@@ -107,6 +135,7 @@ class WorkshopOracleParser(OracleParser):
         **OracleParser.FUNCTION_PARSERS,
         "VECTOR_EMBEDDING": _parse_vector_embedding,
         "PREDICTION": _parse_prediction,
+        "JSON_QUERY": _parse_json_query,
     }
 
     # Oracle 23ai's vector distance operators: <=> cosine (tokenized as NULLSAFE_EQ), <-> Euclidean, <#> dot
@@ -282,6 +311,10 @@ class WorkshopOracleGenerator(OracleGenerator):
         ),
         VectorIndexClause: _vector_index_sql,
         OrganizationProperty: lambda self, e: f"ORGANIZATION {self.sql(e, 'this')}",
+        JsonQuery: lambda self, e: (
+            f"JSON_QUERY({self.sql(e, 'this')}, {self.sql(e, 'path')}"
+            + (f" {e.args['options'].name}" if e.args.get("options") else "") + ")"
+        ),
         Prediction: lambda self, e: f"PREDICTION({self.sql(e, 'this')} USING {self.expressions(e, flat=True)})",
         exp.NullSafeEQ: lambda self, e: self.binary(e, "<=>"),
         exp.Distance: lambda self, e: self.binary(e, "<->"),

@@ -221,8 +221,49 @@ def json_value(doc: Any, path: str, on_empty: Any = None, empty_default: Any = N
     return str(data)
 
 
-def json_query(doc: Any, path: str) -> str | None:
-    """JSON_QUERY(doc, path): the object or array at ``path`` as JSON text; NULL for scalars and misses."""
+_ANY_ITEM, _ANY_FIELD = object(), object()
+
+
+def _json_all(data: Any, steps: list[Any]) -> list[Any]:
+    """Every value ``steps`` reach in ``data`` ([*] and .* fan out)."""
+    found = [data]
+    for step in steps:
+        following: list[Any] = []
+        for value in found:
+            if step is _ANY_ITEM:
+                following += value if isinstance(value, list) else [value]   # lax: a non-array is its one item
+            elif step is _ANY_FIELD:
+                following += list(value.values()) if isinstance(value, dict) else []
+            elif isinstance(step, int):
+                if isinstance(value, list) and step < len(value):
+                    following.append(value[step])
+                elif not isinstance(value, list) and step == 0:
+                    following.append(value)
+            elif isinstance(value, dict) and step in value:
+                following.append(value[step])
+            elif isinstance(value, list):   # lax: a field step applies to each item of an array
+                following += [item[step] for item in value if isinstance(item, dict) and step in item]
+        found = following
+    return found
+
+
+def json_query(doc: Any, path: str, wrapper: Any = 0) -> str | None:
+    """JSON_QUERY(doc, path [WITH [CONDITIONAL] WRAPPER]): the object or array at ``path`` as JSON text; NULL
+    for scalars and misses. ``wrapper`` 1 (WITH WRAPPER): every match, in an array; 2 (CONDITIONAL): the
+    same unless the one match is an object or array."""
+    if wrapper:
+        if doc is None:
+            return None
+        data = _json_load(doc) if isinstance(doc, str) else doc
+        if data is _INVALID:
+            return None
+        steps = [_ANY_ITEM if s == "[*]" else _ANY_FIELD if s == "*" else s
+                 for s in _json_path_steps(path.replace("[*]", "[\x00]"))]
+        steps = [_ANY_ITEM if s == "\x00" else s for s in steps]
+        found = _json_all(data, steps)
+        if int(wrapper) == 2 and len(found) == 1 and isinstance(found[0], (dict, list)):
+            return json.dumps(found[0], separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(found, separators=(",", ":"), ensure_ascii=False)
     data = _json_at(doc, path)
     if data is _MISSING or data is _INVALID or not isinstance(data, (dict, list)):
         return None
@@ -333,7 +374,8 @@ def _json_path_steps(path: str) -> list[str | int]:
             i = k + 2
         elif ch == "[":
             k = path.index("]", i)
-            steps.append(int(path[i + 1:k]))
+            inner = path[i + 1:k]
+            steps.append(inner if inner == "\x00" else int(inner))
             i = k + 1
         else:
             raise ValueError(f"ORA-40442: JSON path expression syntax error: {path!r}")
@@ -1277,7 +1319,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_vector_norm": (vector_norm, 1, True),
     "ora_json_text": (json_text, 1, True),
     "ora_json_value": (json_value, -1, True),
-    "ora_json_query": (json_query, 2, True),
+    "ora_json_query": (json_query, -1, True),
     "ora_json_exists": (json_exists, 2, True),
     "ora_json_dot": (json_dot, 2, True),
     "ora_is_json": (is_json, 1, True),

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from .catalog import DICTIONARY_TYPES
-from .dialect import Oracle, VectorEmbedding
+from .dialect import JsonQuery, Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, error,
 )
@@ -313,6 +313,8 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
                          exp.Translate,
                          exp.RegexpSubstr, exp.Concat)):
         return "VARCHAR2"
+    if isinstance(node, JsonQuery):   # JSON_QUERY of a JSON column is JSON (a dict or list in Python)
+        return "JSON" if infer_type(node.this, scope) == "JSON" else "VARCHAR2"
     if isinstance(node, exp.Anonymous):
         name = node.name.lower()
         if name == "json_query" and node.expressions:

@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 from sqlglot import exp
 
-from .dialect import NegativeDotDistance, Oracle, Prediction, VectorEmbedding
+from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
@@ -80,15 +80,20 @@ def _oracle_model(node: exp.Expression) -> str:
     return Oracle().generator().format_time(node).strip("'")  # type: ignore[union-attr]
 
 
-def _json_path_text(path: exp.Expression | None) -> str:
+def _json_path_text(path: exp.Expression | None, wildcards: bool = False) -> str:
     """The JSON path as written; filter expressions and item methods, which lite's path reader does not
-    know, are ORA-03001 (they would otherwise select nothing, silently)."""
+    know, are ORA-03001 (they would otherwise select nothing, silently). ``wildcards``: ``[*]`` and ``.*``
+    are read too (JSON_QUERY ... WITH WRAPPER gathers every match)."""
     text = path.sql(dialect=Oracle).strip("'") if path is not None else "$"
     if "?(" in text or "? (" in text:
         raise error(ERR_UNSUPPORTED, construct=f"JSON path filter expressions ({text})")
     method = re.search(r"\.(\w+)\s*\(\s*\)", text)
     if method:
         raise error(ERR_UNSUPPORTED, construct=f"JSON path item methods ({method.group(1)}())")
+    if wildcards:
+        text_without = text.replace("[*]", "[0]").replace(".*", ".x")
+        if _READABLE_JSON_PATH.match(text_without):
+            return text
     if not _READABLE_JSON_PATH.match(text):
         # wildcards ([*], .*), ranges ([0 to 2]), last, descendants (..): lite reads fields and indexes only
         raise error(ERR_UNSUPPORTED, construct=f"this JSON path ({text}): lite reads $.field, $.\"field\" and $[n] steps")
@@ -486,6 +491,32 @@ def _json_on_conditions(condition: exp.Expression | None) -> list[exp.Expression
     return args if given else []
 
 
+_WRAPPERS = {"WITH WRAPPER": 1, "WITH ARRAY WRAPPER": 1, "WITH UNCONDITIONAL WRAPPER": 1,
+             "WITH UNCONDITIONAL ARRAY WRAPPER": 1, "WITH CONDITIONAL WRAPPER": 2,
+             "WITH CONDITIONAL ARRAY WRAPPER": 2, "WITHOUT WRAPPER": 0, "WITHOUT ARRAY WRAPPER": 0}
+
+
+def json_query_call(node: exp.Expression) -> exp.Expression:
+    """``JSON_QUERY(doc, path [WITH [CONDITIONAL|UNCONDITIONAL] [ARRAY] WRAPPER])`` is ``ora_json_query(doc,
+    path, wrapper)``: with a wrapper every match of the path (wildcards ``[*]`` and ``.*`` included) is
+    gathered into an array (CONDITIONAL: unless the one match is an object or array); without one, the
+    object or array at the path (NULL for a scalar, Oracle's NULL ON ERROR). Other options are ORA-03001."""
+    if not isinstance(node, JsonQuery):
+        return node
+    options = node.args["options"].name.upper() if node.args.get("options") else ""
+    wrapper = 0
+    if options:
+        if options not in _WRAPPERS:
+            raise error(ERR_UNSUPPORTED, construct=f"JSON_QUERY option {options} (lite reads JSON_QUERY(doc, path "
+                                                   f"[WITH [CONDITIONAL] [ARRAY] WRAPPER]))")
+        wrapper = _WRAPPERS[options]
+    path = node.args["path"]
+    if not isinstance(path, exp.Literal):
+        raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
+    text = _json_path_text(path, wildcards=bool(wrapper))
+    return _anon("ora_json_query", node.this, exp.Literal.string(text), exp.Literal.number(wrapper))
+
+
 def json_value_call(node: exp.Expression) -> exp.Expression:
     """``JSON_VALUE(doc, path [RETURNING NUMBER])``: SQLite's C JSON functions for a simple path
     (``$.a.b``, ``$[0]``), lite's ``ora_json_value`` for the rest; ``RETURNING NUMBER`` casts.
@@ -659,6 +690,7 @@ PASSES: tuple[Pass, ...] = (
     upper_case_binds,
     package_function_call,
     json_value_call,
+    json_query_call,
     interval_number_call,
     oracle_function_call,
     one_to_one_functions,
