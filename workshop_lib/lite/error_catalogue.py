@@ -93,6 +93,8 @@ ERR_BACKTICK = ErrorSpec(
     911, "invalid character: ` (backtick)",
     "Oracle quotes identifiers with double quotes: \"MyColumn\"; unquoted names are case-insensitive")
 ERR_INVALID_CHARACTER = ErrorSpec(911, "invalid character in SQL ({detail})")
+ERR_QUOTED_STRING_NOT_TERMINATED = ErrorSpec(1756, "quoted string not properly terminated",
+                                             "close the string literal with a ' (write '' for a quote inside it)")
 ERR_POSITIONAL_PLACEHOLDER = ErrorSpec(
     911, "invalid character: ? (positional placeholder)",
     "Oracle uses named bind variables: WHERE owner = :owner, then execute(sql, owner=...)")

@@ -18,6 +18,7 @@ from sqlglot.tokens import Token, TokenType
 from .dialect import Oracle
 from .error_catalogue import (
     ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
+    ERR_QUOTED_STRING_NOT_TERMINATED,
     ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
     ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_OUTER_JOIN_MARKER, ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
     ERR_UNSUPPORTED_ROWNUM, error,
@@ -99,7 +100,9 @@ def tokenize(sql: str) -> list[Token]:
     try:
         return _TOKENIZER().tokenize(sql)
     except TokenError as exc:
-        raise error(ERR_INVALID_CHARACTER, detail=exc) from None
+        if sql.replace("''", "").count("'") % 2:
+            raise error(ERR_QUOTED_STRING_NOT_TERMINATED) from None
+        raise error(ERR_INVALID_CHARACTER, detail=str(exc).replace("Error tokenizing", "near")) from None
 
 
 _QUOTED_OR_COMMENT = re.compile(r"""'(?:[^']|'')*'?|"(?:[^"]|"")*"?|--[^\n]*|/\*.*?(?:\*/|\Z)""", re.S)
