@@ -187,6 +187,10 @@ ERR_TRUNCATE_REFERENCED = ErrorSpec(2266, "unique/primary keys in table referenc
 ERR_CAST_VALUE_OUT_OF_RANGE = ErrorSpec(25137, "Data value out of range ('{value}' as {type})")
 ERR_ORDER_BY_POSITION = ErrorSpec(1785, "ORDER BY item must be the number of a SELECT-list expression")
 ERR_SET_COLUMN_COUNT = ErrorSpec(1789, "query block has incorrect number of result columns")
+ERR_INVALID_NUMBER_CONVERSION = ErrorSpec(1722, "invalid number ('{text}' converted to the NUMBER type of the first "
+                                               "argument)", "give every argument the same type: NVL(TO_CHAR(n), 'text')")
+ERR_SET_EXPRESSION_TYPES = ErrorSpec(1790, "expression must have same datatype as corresponding expression",
+                                     "convert one side: TO_CHAR(n), TO_NUMBER(text), TO_DATE(text, 'fmt')")
 ERR_SQLITE_SYNTAX = ErrorSpec(933, "SQL command not properly ended or invalid (near {token})",
                               "if this is valid Oracle SQL, it uses a construct the lite backend does not implement; "
                               "docs/lite-engine.md lists what lite covers")

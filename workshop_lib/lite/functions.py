@@ -1454,10 +1454,39 @@ def _listagg_text(value: Any) -> str:
     return to_char(value) or ""
 
 
+class JsonArrayAgg(ListAgg):
+    """``JSON_ARRAYAGG(x ORDER BY k ... [NULL ON NULL])`` as ``ora_json_arrayagg(x, null_on_null, k1, flags1,
+    ...)``: the values as a JSON array in Oracle's order (SQLite's json_group_array has no ORDER BY);
+    NULLs are left out unless NULL ON NULL."""
+
+    def step(self, value: Any, null_on_null: Any, *keys: Any) -> None:  # type: ignore[override]
+        self.flags = [int(f) for f in keys[1::2]]
+        if value is not None or null_on_null:
+            self.rows.append((value, list(keys[0::2])))
+
+    def inverse(self, value: Any, null_on_null: Any, *keys: Any) -> None:  # type: ignore[override]
+        if value is not None or null_on_null:
+            self.rows.remove((value, list(keys[0::2])))
+
+    def value(self) -> str | None:
+        values, self.separator, self.distinct = self.rows, "\x00", False
+        self.rows = [(i, keys) for i, (_, keys) in enumerate(values)]   # sort positions, not texts
+        try:
+            order = [int(i) for i in (super().value() or "").split("\x00") if i != ""]
+        finally:
+            self.rows = values
+        if not values:
+            return None
+        items = [values[i][0] for i in order]
+        return json.dumps([int(v) if isinstance(v, float) and v.is_integer() else v for v in items],
+                          separators=(",", ":"), ensure_ascii=False)
+
+
 #: SQLite aggregate (and window) functions: name -> (class, number of args (-1 = variadic))
 AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_listagg": (ListAgg, -1),
     "ora_median": (Median, 1),
+    "ora_json_arrayagg": (JsonArrayAgg, -1),
 }
 
 

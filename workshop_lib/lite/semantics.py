@@ -20,8 +20,11 @@ from typing import Callable
 from sqlglot import exp
 
 from .dialect import Oracle, VectorEmbedding
-from .error_catalogue import ERR_INVALID_IDENTIFIER, ERR_NOT_A_GROUP_BY_EXPRESSION, ERR_NOT_SINGLE_GROUP, error
-from .scope import Scope, name_of
+from .error_catalogue import (
+    ERR_INVALID_IDENTIFIER, ERR_NOT_A_GROUP_BY_EXPRESSION, ERR_NOT_SINGLE_GROUP, ERR_SET_COLUMN_COUNT,
+    ERR_INVALID_NUMBER_CONVERSION, ERR_SET_EXPRESSION_TYPES, error,
+)
+from .scope import Scope, infer_type, name_of
 
 # Unqualified names Oracle resolves without a FROM item (pseudo-columns and functions written without
 # parentheses); lite handles or refuses each elsewhere.
@@ -187,7 +190,70 @@ def check_names(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]
             raise error(ERR_INVALID_IDENTIFIER, name=name)
 
 
+_TYPE_GROUPS = {"NUMBER": "NUMBER", "INTEGER": "NUMBER", "BINARY_DOUBLE": "NUMBER", "BINARY_FLOAT": "NUMBER",
+                "FLOAT": "NUMBER", "VARCHAR2": "CHAR", "CHAR": "CHAR", "CLOB": "CHAR", "NVARCHAR2": "CHAR",
+                "DATE": "DATE", "TIMESTAMP": "DATE"}
+
+
+def _first_block(node: exp.Expression) -> exp.Expression:
+    while isinstance(node, (exp.SetOperation, exp.Subquery)):
+        node = node.this
+    return node
+
+
+def check_set_operation(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+    """The right-hand block of UNION/INTERSECT/MINUS against the first block: as many columns (ORA-01789) of
+    the same type group, number, character or datetime (ORA-01790; SQLite would mix them in one column)."""
+    parent = select.parent
+    if not isinstance(parent, exp.SetOperation) or parent.expression is not select:
+        return
+    first = _first_block(parent.this)
+    if not isinstance(first, exp.Select):
+        return
+    if any(isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+           for e in first.expressions + select.expressions):
+        return
+    if len(first.expressions) != len(select.expressions):
+        raise error(ERR_SET_COLUMN_COUNT)
+    for left, right in zip(first.expressions, select.expressions):
+        try:   # the scope of a select-list expression is its block's
+            kinds = [_TYPE_GROUPS.get((infer_type(e.unalias(), scope_for(e)) or "").split("(")[0].upper())
+                     for e in (left, right)]
+        except Exception:   # a name the later checks report; the type check has nothing to say
+            return
+        if kinds[0] and kinds[1] and kinds[0] != kinds[1]:
+            raise error(ERR_SET_EXPRESSION_TYPES)
+
+
+def _is_number_text(text: str) -> bool:
+    try:
+        float(text.strip())
+    except ValueError:
+        return False
+    return True
+
+
+def check_nvl_types(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+    """``NVL(number, 'text')``/``COALESCE``: Oracle converts the other arguments to the first one's type, so a
+    string that is not a number is ORA-01722 (SQLite would return the text in a number column)."""
+    for node in select.find_all(exp.Coalesce):
+        if node.find_ancestor(exp.Select) is not select:
+            continue
+        others = [a for a in node.expressions if isinstance(a, exp.Literal) and a.is_string
+                  and not _is_number_text(a.this)]
+        if not others:
+            continue
+        try:
+            kind = _TYPE_GROUPS.get((infer_type(node.this, scope_for(node)) or "").split("(")[0].upper())
+        except Exception:
+            continue
+        if kind == "NUMBER":
+            raise error(ERR_INVALID_NUMBER_CONVERSION, text=others[0].this[:40])
+
+
 def check_select(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
     """Every check of this module for one query block."""
     check_group_by(select)
     check_names(select, scope_for)
+    check_set_operation(select, scope_for)
+    check_nvl_types(select, scope_for)

@@ -655,6 +655,14 @@ def json_array_nulls(node: exp.Expression) -> exp.Expression:
     """JSON_ARRAY and JSON_ARRAYAGG leave NULLs out unless NULL ON NULL is written (Oracle's default is ABSENT
     ON NULL; SQLite's json_array/json_group_array keep them): the aggregate gets ``FILTER (WHERE x IS NOT
     NULL)``, the array is rebuilt from its non-null elements (``json_each``, array order, nested JSON kept)."""
+    if isinstance(node, exp.JSONArrayAgg) and node.args.get("order"):
+        if isinstance(node.this, (exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg, JsonQuery)):
+            raise error(ERR_UNSUPPORTED, construct="ORDER BY in JSON_ARRAYAGG of JSON values (objects, arrays)")
+        keys: list[exp.Expression] = []
+        for ordered in node.args["order"].expressions:
+            flags = (1 if ordered.args.get("desc") else 0) + (2 if ordered.args.get("nulls_first") else 0)
+            keys.extend([ordered.this, exp.Literal.number(flags)])
+        return _anon("ora_json_arrayagg", node.this, exp.Literal.number(0 if _absent_on_null(node) else 1), *keys)
     if isinstance(node, exp.JSONArrayAgg) and not node.args.get("order"):
         call = _anon("json_group_array", node.this)
         if not _absent_on_null(node):
@@ -809,6 +817,34 @@ def insert_from_parenthesised_query(node: exp.Expression) -> exp.Expression:
 _QUANTIFIED = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
 
 
+def _in_condition_conjunct(node: exp.Expression) -> bool:
+    """True when ``node`` is a WHERE/HAVING condition or one of its AND terms (where UNKNOWN acts as FALSE)."""
+    parent = node.parent
+    while isinstance(parent, (exp.And, exp.Paren)):
+        parent = parent.parent
+    return isinstance(parent, (exp.Where, exp.Having))
+
+
+def _quantified_exists(node: exp.Expression, block: exp.Select, every: bool) -> exp.Expression:
+    """``x op ANY (SELECT e ...)`` is ``EXISTS (SELECT 1 FROM (SELECT e AS v ...) q WHERE x op q.v)``;
+    ``x op ALL (...)`` is ``NOT EXISTS (... WHERE NOT (x op q.v) OR (x op q.v) IS NULL)``: true when every
+    comparison is true (an empty subquery included), as Oracle defines them, where a condition's UNKNOWN
+    counts as FALSE (so only as a WHERE/HAVING term)."""
+    inner = block.copy()
+    inner.set("expressions", [exp.alias_(inner.expressions[0].unalias(), "LITE_QUANTIFIED_V")])
+    value = exp.column("LITE_QUANTIFIED_V", "LITE_QUANTIFIED_Q")
+    comparison = type(node)(this=node.this.copy(), expression=value)
+    if every:
+        condition = exp.or_(exp.Not(this=exp.Paren(this=comparison.copy())),
+                            exp.Is(this=exp.Paren(this=comparison.copy()), expression=exp.Null()))
+    else:
+        condition = comparison
+    probe = exp.select(exp.Literal.number(1)).from_(
+        exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier("LITE_QUANTIFIED_Q")))).where(condition)
+    exists = exp.Exists(this=probe)
+    return exp.Not(this=exists) if every else exists
+
+
 def quantified_comparison(node: exp.Expression) -> exp.Expression:
     """``x op ANY|SOME (...)`` / ``x op ALL (...)``, which SQLite lacks: ``= ANY`` is ``IN``, ``<> ALL`` is
     ``NOT IN``; over a list, ``x op ANY (a, b)`` is ``x op a OR x op b`` and ``ALL`` the same with AND (Oracle
@@ -833,7 +869,12 @@ def quantified_comparison(node: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.NEQ) and every:
             return exp.Not(this=exp.In(this=node.this, query=query))
         word = "ALL" if every else "ANY"
-        raise error(ERR_UNSUPPORTED, construct=f"a comparison with {word} (subquery) other than = ANY and <> ALL")
+        block = query.this
+        if _in_condition_conjunct(node) and isinstance(block, exp.Select) and len(block.expressions) == 1 \
+                and not isinstance(block.expressions[0], exp.Star) and node.this.find(exp.AggFunc) is None:
+            return _quantified_exists(node, block, every)
+        raise error(ERR_UNSUPPORTED, construct=f"a comparison with {word} (subquery) other than = ANY and <> ALL "
+                                               f"outside a WHERE or HAVING condition's AND terms, or of an aggregate")
     values = inner.expressions if isinstance(inner, exp.Tuple) else [inner]
     parts = [type(node)(this=node.this.copy(), expression=v.copy()) for v in values]
     combined = exp.and_(*parts) if every else exp.or_(*parts)
