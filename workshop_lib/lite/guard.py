@@ -21,6 +21,7 @@ from .error_catalogue import (
     ERR_QUOTED_STRING_NOT_TERMINATED,
     ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
     ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_OUTER_JOIN_MARKER, ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
+    ERR_UNSUPPORTED_PLSQL,
     ERR_UNSUPPORTED_ROWNUM, error,
 )
 
@@ -120,9 +121,15 @@ def _strip_strings(sql: str) -> str:
     return _QUOTED_OR_COMMENT.sub(lambda m: " " * (m.end() - m.start()), sql)
 
 
+_PLSQL_UNIT = re.compile(r"\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABLE\s+)?"
+                         r"(?:PROCEDURE|FUNCTION|TRIGGER|PACKAGE|TYPE\s+BODY)\b", re.I)
+
+
 def check(sql: str) -> list[Token]:
     """Raise the Oracle error for non-Oracle syntax in ``sql``; return its tokens otherwise."""
     stripped = _strip_strings(sql).rstrip()
+    if _PLSQL_UNIT.match(stripped):   # its body has ';'s of its own: name what it is before the ';' checks
+        raise error(ERR_UNSUPPORTED_PLSQL)
     if stripped.endswith(";") and not stripped.upper().endswith("END;"):
         raise error(ERR_TRAILING_SEMICOLON)
     if "::" in stripped:
