@@ -1768,3 +1768,27 @@ def test_sample_schema_ddl_scripts(ddl_runs, script: str, index: int, sql: str) 
     err = got.args[0]
     assert err.full_code == outcome.code and outcome.fragment.upper() in err.message.upper(), err.message
     assert "sqlite" not in err.message.lower() and "Expecting" not in err.message, err.message
+
+
+def test_composite_unique_key_with_nulls(hr: LiteConnection) -> None:
+    """SQL Language Reference, unique constraints: a composite unique key is violated by two rows whose
+    non-NULL key values are equal and whose NULLs are in the same columns; rows with every key column NULL
+    may repeat (SQLite took any NULL as distinct and stored (1, NULL) twice)."""
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE uk_nulls (a NUMBER, b NUMBER, c NUMBER, CONSTRAINT uk_nulls_ab UNIQUE (a, b))")
+    try:
+        for values in ((1, None, 1), (None, None, 2), (None, None, 3), (None, 1, 4), (1, 2, 5)):
+            cur.execute("INSERT INTO uk_nulls VALUES (:1, :2, :3)", values)
+        for values in ((1, None, 6), (None, 1, 7), (1, 2, 8)):
+            with pytest.raises(oracledb.DatabaseError) as info:
+                cur.execute("INSERT INTO uk_nulls VALUES (:1, :2, :3)", values)
+            err = info.value.args[0]
+            assert err.full_code == "ORA-00001" and "UK_NULLS_AB" in err.message, err.message
+        with pytest.raises(oracledb.DatabaseError) as info:
+            cur.execute("UPDATE uk_nulls SET b = NULL WHERE c = 5")   # (1, 2) becomes a second (1, NULL)
+        assert info.value.args[0].full_code == "ORA-00001"
+        cur.execute("SELECT COUNT(*) FROM uk_nulls")
+        assert cur.fetchone() == (5,)
+    finally:
+        hr.rollback()
+        cur.execute("DROP TABLE uk_nulls")

@@ -261,6 +261,8 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     body = ",\n  ".join(col_sql + [t for t in table_sql if t])
     db = _db(conn, owner)
     con.execute(f'CREATE TABLE "{db}"."{table}" (\n  {body}\n)')
+    for n, part in enumerate(t for t in table_sql if t):
+        _unique_with_nulls(con, db, table, part, n)
     for cname, ctype, nullable, identity in columns:
         if identity and not (ident_pk and pk_cols == [cname]):
             con.execute(
@@ -294,6 +296,25 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
              ctype.scale, "N" if (not nullable or cname in pk_cols) else "Y", "YES" if identity else "NO",
              ctype.vector_dim, ctype.vector_format, ctype.char_used))
     return DdlResult("CREATE TABLE", owner, table)
+
+
+_COMPOSITE_UNIQUE = re.compile(r'^(?:CONSTRAINT\s+"?(?P<name>[^"\s]+)"?\s+)?UNIQUE\s*\((?P<cols>"[^"]+"(?:,\s*"[^"]+")+)\)$',
+                               re.I)
+
+
+def _unique_with_nulls(con: sqlite3.Connection, db: str, table: str, constraint_sql: str, n: int) -> None:
+    """A UNIQUE key over several columns, as Oracle enforces it: two rows whose non-NULL key values are equal
+    and whose NULLs are in the same columns are duplicates ((1, NULL) twice is ORA-00001; SQLite takes any
+    NULL as distinct). Only rows with every key column NULL may repeat. An index over the columns with NULL
+    written as a value no column holds (a zero byte blob), for rows with a non-NULL key value."""
+    match = _COMPOSITE_UNIQUE.match(constraint_sql.strip())
+    if match is None:
+        return
+    cols = re.findall(r'"([^"]+)"', match.group("cols"))
+    name = (match.group("name") or f"{table}_UK{n}").upper()
+    keys = ", ".join(f"ifnull(\"{c}\", x'00')" for c in cols)
+    some = " OR ".join(f'"{c}" IS NOT NULL' for c in cols)
+    con.execute(f'CREATE UNIQUE INDEX "{db}"."{name}$NULLS" ON "{table}" ({keys}) WHERE {some}')
 
 
 def _identity_number(node: exp.Expression | None, option: str) -> int:

@@ -349,6 +349,8 @@ _SQLITE_PATTERNS: list[tuple[re.Pattern[str], ErrorSpec, Callable[[re.Match[str]
      lambda m: {"table": m.group(1).upper()}),
     (re.compile(r"no such column: (.+)"), ERR_SQLITE_NO_SUCH_COLUMN,
      lambda m: {"column": ".".join(f'"{part.upper()}"' for part in m.group(1).split("."))}),
+    (re.compile(r"UNIQUE constraint failed: index '([^']+)\$NULLS'"), ERR_UNIQUE_VIOLATED,
+     lambda m: {"constraint": m.group(1).upper()}),
     (re.compile(r"UNIQUE constraint failed: (.+)"), ERR_UNIQUE_VIOLATED,
      lambda m: {"constraint": m.group(1).upper()}),
     (re.compile(r"FOREIGN KEY constraint failed"), ERR_PARENT_KEY_NOT_FOUND, lambda m: {}),
