@@ -131,6 +131,50 @@ class WorkshopOracleParser(OracleParser):
         "ORGANIZATION": _parse_organization,
     }
 
+    def _parse_generated_as_identity(self) -> exp.Expression:
+        """Oracle's ``GENERATED [ALWAYS | BY DEFAULT [ON NULL]] AS IDENTITY [(identity_options)]`` with the
+        options in any order; those that do not change the values lite gives (CACHE n, NOCACHE, ORDER,
+        NOORDER, NOCYCLE, NOMAXVALUE, NOMINVALUE, KEEP, NOKEEP) are read and dropped. ``START WITH LIMIT
+        VALUE`` is ALTER TABLE ... MODIFY's (Oracle refuses it in CREATE TABLE), so it fails to parse."""
+        if self._match_text_seq("BY", "DEFAULT"):
+            on_null = self._match_pair(TokenType.ON, TokenType.NULL)
+            this = self.expression(exp.GeneratedAsIdentityColumnConstraint(this=False, on_null=on_null))
+        else:
+            self._match_text_seq("ALWAYS")
+            this = self.expression(exp.GeneratedAsIdentityColumnConstraint(this=True))
+        self._match(TokenType.ALIAS)
+        if not self._match_text_seq("IDENTITY"):   # GENERATED ALWAYS AS (expr): a virtual column
+            if self._match(TokenType.L_PAREN):
+                this.set("expression", self._parse_disjunction())
+                self._match_r_paren()
+            return this
+        if not self._match(TokenType.L_PAREN):
+            return this
+        while self._curr and self._curr.token_type != TokenType.R_PAREN:
+            word = self._curr.text.upper()
+            if self._match_text_seq("START", "WITH"):
+                if self._curr and self._curr.text.upper() == "LIMIT":
+                    self.raise_error("START WITH LIMIT VALUE belongs to ALTER TABLE ... MODIFY")
+                this.set("start", self._parse_bitwise())
+            elif self._match_text_seq("INCREMENT", "BY"):
+                this.set("increment", self._parse_bitwise())
+            elif self._match_text_seq("MAXVALUE"):
+                this.set("maxvalue", self._parse_bitwise())
+            elif self._match_text_seq("MINVALUE"):
+                this.set("minvalue", self._parse_bitwise())
+            elif self._match_text_seq("CYCLE"):
+                this.set("cycle", True)
+            elif self._match_text_seq("CACHE"):
+                self._parse_bitwise()
+            elif word in ("NOCACHE", "NOCYCLE", "ORDER", "NOORDER", "NOMAXVALUE", "NOMINVALUE", "KEEP", "NOKEEP"):
+                if word == "NOCYCLE":
+                    this.set("cycle", False)
+                self._advance()
+            else:
+                self.raise_error(f"Unexpected identity option {self._curr.text}")
+        self._match_r_paren()
+        return this
+
     FUNCTION_PARSERS = {
         **OracleParser.FUNCTION_PARSERS,
         "VECTOR_EMBEDDING": _parse_vector_embedding,
