@@ -135,3 +135,49 @@ def test_the_cursor_module_does_not_import_the_connection_and_edits_no_cache() -
     for private in ("_plans", "_versions", "_matrices", "_text_indexes", "_embed_cache", "_bump", "._con."):
         assert private not in source
 
+
+
+def test_column_values_catch_up_with_writes_exactly_as_a_fresh_read() -> None:
+    """ColumnValues.apply after random inserts, updates and deletes equals a ColumnValues read afresh."""
+    import random
+
+    import numpy as np
+
+    from workshop_lib.lite.caches import ColumnValues
+
+    rng = random.Random(5)
+    table = {rowid: f"k{rng.randrange(50)}" for rowid in range(1, 200)}
+    kept = ColumnValues(sorted(table.items()))
+    for _ in range(60):
+        changed = set()
+        for _ in range(rng.randint(1, 6)):
+            op = rng.random()
+            rowid = rng.randint(1, 260)
+            if op < 0.4:
+                table[rowid] = rng.choice([f"k{rng.randrange(50)}", rng.randrange(9), None, 2.5])
+            elif op < 0.7:
+                table.pop(rowid, None)
+            else:
+                rowid = max(table, default=0) + 1   # an INSERT: above every rowid
+                table[rowid] = f"k{rng.randrange(50)}"
+            changed.add(rowid)
+        kept.apply([(r, table[r]) for r in changed if r in table], changed)
+        fresh = ColumnValues(sorted(table.items()))
+        assert kept.rowids.tolist() == fresh.rowids.tolist()
+        assert kept.values.tolist() == fresh.values.tolist() and kept.kinds.tolist() == fresh.kinds.tolist()
+    assert kept.at(np.asarray([max(table) + 5])) is None
+    some = np.asarray(sorted(table)[:3])
+    assert kept.values[kept.at(some)].tolist() == [table[r] for r in some.tolist()]
+
+
+def test_score_lookups_have_the_candidates_at_hand_and_every_hit_on_demand() -> None:
+    import numpy as np
+
+    from workshop_lib.lite.connection import _HitScores
+
+    rowids, scores = np.asarray([7, 3, 9, 4]), np.asarray([10, 20, 30, 40])
+    near = _HitScores(rowids, scores, {9: 30})
+    assert near.get(9) == 30 and near._all is None          # a candidate: no mapping of every hit built
+    assert near.get(3) == 20 and near.get(5) == 0 and near.get(5, -1) == -1   # another hit, a non-hit
+    full = _HitScores(rowids, scores)
+    assert [full.get(r) for r in (7, 3, 9, 4, 1)] == [10, 20, 30, 40, 0]

@@ -55,9 +55,9 @@ def _members(conn, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen: list[int] = []
     real = type(conn)._best_scored_rows
 
-    def spy(self, slot, scores, binds) -> None:
-        real(self, slot, scores, binds)
-        seen.append(len(json.loads(self._ctx_members[slot.slot])) - len(scores))
+    def spy(self, slot, rowids, scores, binds) -> None:
+        real(self, slot, rowids, scores, binds)
+        seen.append(len(json.loads(self._ctx_members[slot.slot])) - len(rowids))
 
     monkeypatch.setattr(type(conn), "_best_scored_rows", spy)
     return seen
@@ -173,3 +173,12 @@ def test_tie_keys_kept_between_queries_follow_writes(ties) -> None:
     finally:
         ties.rollback()
     assert _run(ties, sql, kw="pilotage", owner="u", n=5) == first
+
+
+def test_search_arrays_are_the_search_dict(ties) -> None:
+    """TextIndex.search_arrays gives the same rows and scores, in the same order, as TextIndex.search."""
+    index = ties._text_index("AGENT", "NOTES", "BODY", "vessel")
+    for query in ("vessel", "cargo OR storm", "berth AND delay", "vessel NOT pilotage", "nothingatall"):
+        rowids, scores = index.search_arrays(query)
+        assert dict(zip(rowids.tolist(), scores.tolist())) == index.search(query)
+        assert rowids.tolist() == list(index.search(query))

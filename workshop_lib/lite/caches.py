@@ -16,8 +16,9 @@
   vectors, norms), for the numpy VECTOR_DISTANCE slots, updated in place.
 * **text indexes** — the Oracle Text index of a column with its row fingerprints
   (``text.TextIndex``), updated row by row from the change log.
-* **column values** — values of one column by rowid, read only for the rows asked
-  for (the keyword leg's tie-breaking column), forgotten row by row on writes.
+* **column values** — the values of one column in rowid order (:class:`ColumnValues`,
+  the keyword leg's tie-breaking column), read once and then caught up row by row
+  from the change log.
 * **embeddings** — VECTOR_EMBEDDING results by ``(model, text)``, least recently
   added dropped first.
 
@@ -211,6 +212,50 @@ class VectorColumn:
         self._n = n + extra
 
 
+class ColumnValues:
+    """The values of one column by rowid, as arrays in rowid order (the keyword leg's tie-breaking keys).
+
+    ``kinds`` says per row whether the value is text (0), a number (1) or
+    anything else (2: NULL, bytes), so a caller can tell in one array operation
+    whether a set of rows compares in Python as SQLite orders it.
+    """
+
+    TEXT, NUMBER, OTHER = 0, 1, 2
+
+    def __init__(self, rows: list[tuple[int, Any]]) -> None:
+        self.rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        self.values = np.empty(len(rows), dtype=object)
+        self.values[:] = [r[1] for r in rows]
+        self.kinds = np.fromiter((self.kind(r[1]) for r in rows), dtype=np.int8, count=len(rows))
+
+    @classmethod
+    def kind(cls, value: Any) -> int:
+        kind = type(value)
+        return cls.TEXT if kind is str else cls.NUMBER if kind in (int, float) else cls.OTHER
+
+    def at(self, rowids: np.ndarray) -> np.ndarray | None:
+        """Positions of ``rowids`` in the arrays, or None when one of them is not a row."""
+        at = np.searchsorted(self.rowids, rowids)
+        if len(at) and (at.max() >= len(self.rowids) or not np.array_equal(self.rowids[at], rowids)):
+            return None
+        return at
+
+    def apply(self, rows: list[tuple[int, Any]], changed: set[int]) -> None:
+        """Catch up with writes: ``changed`` rowids were written, ``rows`` are those of them that still exist."""
+        now = dict(rows)
+        keep = ~np.isin(self.rowids, np.fromiter(changed, dtype=np.int64, count=len(changed)))
+        new = sorted(now)
+        added_ids = np.asarray(new, dtype=np.int64)
+        added_values = np.empty(len(new), dtype=object)
+        added_values[:] = [now[r] for r in new]
+        added_kinds = np.fromiter((self.kind(now[r]) for r in new), dtype=np.int8, count=len(new))
+        rowids = np.concatenate([self.rowids[keep], added_ids])
+        order = np.argsort(rowids, kind="stable")
+        self.rowids = rowids[order]
+        self.values = np.concatenate([self.values[keep], added_values])[order]
+        self.kinds = np.concatenate([self.kinds[keep], added_kinds])[order]
+
+
 class DerivedCaches:
     """The plan cache, table versions, vector matrices, text indexes and embeddings of one connection."""
 
@@ -223,7 +268,7 @@ class DerivedCaches:
         self.changes = ChangeLog()
         self.matrices: _Versioned[VectorColumn] = _Versioned()
         self.text_indexes: _Versioned[tuple[Any, dict[int, int]]] = _Versioned()
-        self.column_values: _Versioned[dict[int, Any]] = _Versioned()   # rowid -> value, read as needed
+        self.column_values: _Versioned[ColumnValues] = _Versioned()   # one column's values in rowid order
         self.embeddings: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 
     # -- what changed

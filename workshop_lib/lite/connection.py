@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import catalog, functions, guard
-from .caches import DerivedCaches, VectorColumn
+from .caches import ColumnValues, DerivedCaches, VectorColumn
 from .cursor import LiteCursor
 from .ddl import is_ddl
 from .error_catalogue import (
@@ -83,7 +83,7 @@ class LiteConnection:
         self._slot = 0
         self._vd: dict[int, dict[int, float]] = {}
         self._vd_candidates: dict[int, str] = {}
-        self._ctx: dict[int, dict[int, int]] = {}
+        self._ctx: dict[int, _HitScores] = {}   # SCORE lookups per text slot
         self._ctx_members: dict[int, str] = {}   # JSON rowids CONTAINS(...) > 0 admits (all hits, or the pruned top)
         self._atomic_depth = 0
         self._closed = False
@@ -372,11 +372,12 @@ class LiteConnection:
         # Text slots first: a pruned vector block may also read Oracle Text scores.
         for slot in plan.text_slots:
             query = self._scalar(slot.query_sql, binds)
-            scores = self._ctx[slot.slot] = self._text_search(slot.owner, slot.table, slot.column, query)
+            rowids, scores = self._text_search(slot.owner, slot.table, slot.column, query)
             if slot.prune_sql is None:
-                self._ctx_members[slot.slot] = json.dumps(list(scores))
+                self._ctx[slot.slot] = _HitScores(rowids, scores)
+                self._ctx_members[slot.slot] = json.dumps(rowids.tolist())
             else:
-                self._best_scored_rows(slot, scores, binds)
+                self._best_scored_rows(slot, rowids, scores, binds)
         for slot in plan.vector_slots:
             query = self._scalar(slot.query_sql, binds)
             self._vd_candidates[slot.slot] = "[]"
@@ -394,33 +395,36 @@ class LiteConnection:
             else:
                 self._nearest_rows(slot, rowids, dists, binds)
 
-    def _best_scored_rows(self, slot: Any, scores: dict[int, int], binds: dict[str, Any]) -> None:
+    def _best_scored_rows(self, slot: Any, rowids: np.ndarray, values: np.ndarray, binds: dict[str, Any]) -> None:
         """Give a block ordered by SCORE DESC the best-scored hits only, widening until it yields its n rows (exact).
 
-        The candidates are always a prefix of the block's own order: every hit
-        scoring above a threshold, plus those at the threshold — all of them,
-        or, when many tie and the block orders ties by a column of the table
-        (``slot.tie_key``), the first of them by that column.
+        ``rowids``/``values`` are every hit and its score. The candidates are
+        always a prefix of the block's own order: every hit scoring above a
+        threshold, plus those at the threshold — all of them, or, when many tie
+        and the block orders ties by a column of the table (``slot.tie_key``),
+        the first of them by that column. SCORE lookups find the candidates'
+        scores at hand (any other hit's on demand).
         """
         wanted = self._scalar(slot.limit_sql, binds)
-        total = len(scores)
+        total = len(rowids)
         wanted = int(wanted) if wanted is not None else total
         size = max(4 * wanted, 256)
-        if size >= total:
-            self._ctx_members[slot.slot] = json.dumps(list(scores))
-            return
-        rowids = np.fromiter(scores.keys(), dtype=np.int64, count=total)
-        values = np.fromiter(scores.values(), dtype=np.int64, count=total)
-        keys = self._column_values(slot.owner, slot.table, slot.tie_key) if slot.tie_key else {}
+        keys = self._column_values(slot.owner, slot.table, slot.tie_key) if slot.tie_key and size < total else None
         while True:
             if size >= total:
+                self._ctx[slot.slot] = _HitScores(rowids, values)
                 self._ctx_members[slot.slot] = json.dumps(rowids.tolist())
                 return
             threshold = np.partition(values, total - size)[total - size]   # the size-th highest score
-            above, tied = rowids[values > threshold], rowids[values == threshold]
-            room = size - len(above)
-            first = self._first_ties(slot, tied, room, keys) if slot.tie_key and len(tied) > 2 * room else None
-            chosen = np.concatenate([above, tied if first is None else first])
+            above = values > threshold
+            tied = rowids[values == threshold]
+            room = size - int(above.sum())
+            first = self._first_ties(tied, room, keys) if keys is not None and len(tied) > 2 * room else None
+            chosen_tied = tied if first is None else first
+            chosen = np.concatenate([rowids[above], chosen_tied])
+            near = dict(zip(rowids[above].tolist(), values[above].tolist()))
+            near.update(dict.fromkeys(chosen_tied.tolist(), int(threshold)))
+            self._ctx[slot.slot] = _HitScores(rowids, values, near)
             self._ctx_members[slot.slot] = json.dumps(chosen.tolist())
             if len(chosen) == total:
                 return   # ties reach down to the lowest score: every hit, nothing to count
@@ -429,42 +433,44 @@ class LiteConnection:
                 return
             size *= 4
 
-    def _column_values(self, owner: str, table: str, column: str) -> dict[int, Any]:
-        """``rowid -> value`` of one column, filled as rows are asked for and kept across queries.
+    def _column_values(self, owner: str, table: str, column: str) -> ColumnValues:
+        """The values of one column in rowid order: read once, then kept across queries.
 
-        Rows the change log names are forgotten (read again when next asked
-        for), so the values are the table's current ones.
+        Rows the change log names are read again before use, so the values are
+        the table's current ones.
         """
         key = (owner, table, column)
         consumer = ("values", column)
         version = self._tracked(owner, table)
         values = self.caches.column_values.current(key, version)
-        if values is None:
-            values = {}
-            self.caches.changes.subscribe(owner, table, consumer)
-            self.caches.column_values.put(key, version, values)
-        else:
-            for rowid in self.caches.changes.take(owner, table, consumer) or ():
-                values.pop(rowid, None)
+        if values is not None:
+            changed = self.caches.changes.take(owner, table, consumer)
+            if changed:
+                values.apply(self._changed_rows(owner, table, column, changed), changed)
+            return values
+        self.caches.changes.subscribe(owner, table, consumer)   # before the read: it sees every earlier write
+        values = ColumnValues(self._con.execute(
+            f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}" ORDER BY rowid').fetchall())
+        self.caches.column_values.put(key, version, values)
         return values
 
-    def _first_ties(self, slot: Any, tied: np.ndarray, room: int, keys: dict[int, Any]) -> np.ndarray | None:
-        """The tied rows whose ``slot.tie_key`` is among the ``room`` smallest (equal keys kept together).
+    @staticmethod
+    def _first_ties(tied: np.ndarray, room: int, keys: ColumnValues) -> np.ndarray | None:
+        """The tied rows whose tie key is among the ``room`` smallest (equal keys kept together).
 
         None when the keys cannot be compared the way SQLite orders them
         (a NULL, or numbers mixed with text): the caller then keeps every tie.
         """
-        missing = [r for r in tied.tolist() if r not in keys]
-        if missing:
-            keys.update(self._con.execute(
-                f'SELECT rowid, "{slot.tie_key}" FROM "{self._db(slot.owner)}"."{slot.table}" '
-                "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(missing),)).fetchall())
-        found = [keys.get(r) for r in tied.tolist()]
-        if not (all(type(k) is str for k in found) or all(type(k) in (int, float) for k in found)):
+        at = keys.at(tied)
+        if at is None:
+            return None
+        kinds = keys.kinds[at]
+        if not (np.all(kinds == ColumnValues.TEXT) or np.all(kinds == ColumnValues.NUMBER)):
             return None
         # text compares by code point in Python and by UTF-8 bytes in SQLite (BINARY): the same order
-        cut = sorted(found)[room - 1]
-        return tied[np.fromiter((k <= cut for k in found), dtype=bool, count=len(found))]
+        found = keys.values[at]
+        cut = sorted(found.tolist())[room - 1]   # a sort of the Python values: np.partition of objects is slower
+        return tied[found <= cut]
 
     def _nearest_rows(self, slot: Any, rowids: np.ndarray, dists: np.ndarray, binds: dict[str, Any]) -> None:
         """Give a top-k block the rows nearest the query, widening until it yields its k rows (exact)."""
@@ -490,10 +496,11 @@ class LiteConnection:
                 return
             size *= 4
 
-    def _text_search(self, owner: str, table: str, column: str, query: Any) -> dict[int, int]:
+    def _text_search(self, owner: str, table: str, column: str, query: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``(rowids, scores)`` of the rows ``query`` matches in the column's Oracle Text index."""
         index = self._text_index(owner, table, column, query)
         try:
-            return index.search(str(query))
+            return index.search_arrays(str(query))
         except TextQueryError as exc:
             raise error(ERR_TEXT_QUERY, detail=exc) from None
 
@@ -554,6 +561,30 @@ class LiteConnection:
             first = failure.args[0]
             failure.args = (LiteError(first.code, first.message, offset, first.isrecoverable),)
         raise failure from None
+
+
+class _HitScores:
+    """SCORE(label) per rowid for one execution: the candidates' scores at hand, every hit's on demand.
+
+    A pruned keyword block looks up only its candidates (a few hundred rows), so
+    the mapping of every hit (tens of thousands at 10^5 rows) is built only if
+    some other row is asked for; a row that is not a hit scores 0.
+    """
+
+    __slots__ = ("_near", "_all", "_rowids", "_scores")
+
+    def __init__(self, rowids: np.ndarray, scores: np.ndarray, near: dict[int, int] | None = None) -> None:
+        self._rowids, self._scores = rowids, scores
+        self._all: dict[int, int] | None = None if near is not None else dict(zip(rowids.tolist(), scores.tolist()))
+        self._near = near if near is not None else self._all
+
+    def get(self, rowid: int, default: int = 0) -> int:
+        found = self._near.get(rowid)   # type: ignore[union-attr]
+        if found is not None:
+            return found
+        if self._all is None:
+            self._all = dict(zip(self._rowids.tolist(), self._scores.tolist()))
+        return self._all.get(rowid, default)
 
 
 def _update_text_index(index: Any, fingerprints: dict[int, int], changed: set[int],
