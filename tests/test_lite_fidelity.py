@@ -1822,3 +1822,44 @@ def test_start_with_limit_value_belongs_to_alter_table(hr: LiteConnection) -> No
         hr.cursor().execute("CREATE TABLE id_lim (id NUMBER GENERATED ALWAYS AS IDENTITY (START WITH LIMIT VALUE))")
     err = info.value.args[0]
     assert err.full_code == "ORA-00933" and "not Oracle SQL" not in err.message
+
+
+# --------------------------------------------------------------------------- what a catalog scanner reads
+
+CATALOG_REF = "Oracle Database Reference 23ai (ALL_CONSTRAINTS, ALL_CONS_COLUMNS, ALL_TABLES)"
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # the primary and foreign keys of a table, joined to their columns (the form the Reference documents and
+    # catalog scanners of other workshops write); expected from hr_create.sql's constraint names
+    ("SELECT c.constraint_name, c.constraint_type, cc.column_name, cc.position, c.r_constraint_name "
+     "FROM all_constraints c JOIN all_cons_columns cc ON cc.owner = c.owner "
+     "AND cc.constraint_name = c.constraint_name WHERE c.owner = 'HR' AND c.table_name = 'EMPLOYEES' "
+     "AND c.constraint_type IN ('P', 'R', 'U') ORDER BY c.constraint_type, c.constraint_name",
+     [("EMP_EMP_ID_PK", "P", "EMPLOYEE_ID", 1, None),
+      ("EMP_DEPT_FK", "R", "DEPARTMENT_ID", 1, "DEPT_ID_PK"), ("EMP_JOB_FK", "R", "JOB_ID", 1, "JOB_ID_PK"),
+      ("EMP_EMAIL_UK", "U", "EMAIL", 1, None)]),
+    ("SELECT constraint_name, search_condition FROM user_constraints WHERE table_name = 'JOBS' "
+     "AND constraint_type = 'C'", [("JOB_TITLE_NN", '"JOB_TITLE" IS NOT NULL')]),
+    ("SELECT p.table_name parent, c.table_name child FROM user_constraints c JOIN user_constraints p "
+     "ON p.constraint_name = c.r_constraint_name WHERE c.constraint_type = 'R' ORDER BY 2, 1",
+     [("DEPARTMENTS", "EMPLOYEES"), ("JOBS", "EMPLOYEES")]),
+    ("SELECT table_name, last_analyzed, num_rows FROM all_tables WHERE owner = 'HR' ORDER BY table_name",
+     [("DEPARTMENTS", None, None), ("EMPLOYEES", None, None), ("JOBS", None, None)]),   # never analyzed
+    ("SELECT COUNT(*) FROM user_constraints WHERE status = 'ENABLED' AND generated = 'USER NAME'", [(13,)]),
+])
+def test_catalog_scanner_queries(hr: LiteConnection, sql: str, expected: list) -> None:
+    cur = hr.cursor()
+    cur.execute(sql)
+    assert cur.fetchall() == expected
+
+
+def test_constraint_names_are_unique_in_a_schema(hr: LiteConnection) -> None:
+    """SQL Language Reference, constraint: ORA-02264 for a name an existing constraint uses (the table is not
+    created)."""
+    cur = hr.cursor()
+    with pytest.raises(oracledb.DatabaseError) as info:
+        cur.execute("CREATE TABLE dup_cons (id NUMBER CONSTRAINT emp_emp_id_pk PRIMARY KEY)")
+    assert info.value.args[0].full_code == "ORA-02264"
+    cur.execute("SELECT COUNT(*) FROM user_tables WHERE table_name = 'DUP_CONS'")
+    assert cur.fetchone() == (0,)

@@ -48,11 +48,27 @@ CATALOG_DDL = [
         OWNER TEXT NOT NULL, MODEL_NAME TEXT NOT NULL, MINING_FUNCTION TEXT NOT NULL,
         ALGORITHM TEXT NOT NULL, PATH TEXT NOT NULL, CREATION_DATE TEXT, MODEL_SIZE INTEGER,
         COMMENTS TEXT, PRIMARY KEY (OWNER, MODEL_NAME))""",
+    # ALL_CONSTRAINTS / ALL_CONS_COLUMNS: P(rimary key), U(nique), R(eferential), C(heck, NOT NULL included)
+    """CREATE TABLE IF NOT EXISTS LITECAT.CONSTRAINTS (
+        OWNER TEXT NOT NULL, CONSTRAINT_NAME TEXT NOT NULL, CONSTRAINT_TYPE TEXT NOT NULL,
+        TABLE_NAME TEXT NOT NULL, SEARCH_CONDITION TEXT, R_OWNER TEXT, R_CONSTRAINT_NAME TEXT,
+        DELETE_RULE TEXT, GENERATED TEXT NOT NULL, PRIMARY KEY (OWNER, CONSTRAINT_NAME))""",
+    """CREATE TABLE IF NOT EXISTS LITECAT.CONS_COLUMNS (
+        OWNER TEXT NOT NULL, CONSTRAINT_NAME TEXT NOT NULL, TABLE_NAME TEXT NOT NULL,
+        COLUMN_NAME TEXT NOT NULL, POSITION INTEGER, PRIMARY KEY (OWNER, CONSTRAINT_NAME, COLUMN_NAME))""",
     # Oracle keeps USER_SDO_GEOM_METADATA rows in MDSYS.SDO_GEOM_METADATA_TABLE, one set per owner.
     f"""CREATE TABLE IF NOT EXISTS LITECAT.{SDO_METADATA_TABLE} (
         OWNER TEXT NOT NULL, TABLE_NAME TEXT NOT NULL, COLUMN_NAME TEXT NOT NULL, DIMINFO TEXT,
         SRID INTEGER, PRIMARY KEY (OWNER, TABLE_NAME, COLUMN_NAME))""",
 ]
+
+# ALL_CONSTRAINTS' columns after OWNER
+_CONSTRAINT_COLUMNS = ("CONSTRAINT_NAME, CONSTRAINT_TYPE, TABLE_NAME, SEARCH_CONDITION, "
+                       "SEARCH_CONDITION AS SEARCH_CONDITION_VC, R_OWNER, R_CONSTRAINT_NAME, DELETE_RULE, "
+                       "'ENABLED' AS STATUS, "
+                       "'VALIDATED' AS VALIDATED, GENERATED, "
+                       "CASE WHEN CONSTRAINT_TYPE IN ('P', 'U') THEN CONSTRAINT_NAME END AS INDEX_NAME")
+
 
 # Oracle dictionary views lite provides, with Oracle's column names.
 def dictionary_views(user: str) -> dict[str, str]:
@@ -69,10 +85,19 @@ def dictionary_views(user: str) -> dict[str, str]:
         "DUAL": "SELECT 'X' AS DUMMY",
         "ALL_USERS": "SELECT DISTINCT OWNER AS USERNAME FROM LITECAT.TABLES "
                      f"UNION SELECT '{u}'",
+        # LAST_ANALYZED: lite gathers no optimizer statistics, so it is NULL, as for a never-analyzed table
         "ALL_TABLES": "SELECT OWNER, TABLE_NAME, 'USERS' AS TABLESPACE_NAME, NULL AS NUM_ROWS, "
-                      "'VALID' AS STATUS, SECONDARY, 'NO' AS DROPPED FROM LITECAT.TABLES",
+                      "'VALID' AS STATUS, SECONDARY, 'NO' AS DROPPED, NULL AS LAST_ANALYZED, "
+                      "'NO' AS TEMPORARY, 'NO' AS PARTITIONED FROM LITECAT.TABLES",
         "USER_TABLES": "SELECT TABLE_NAME, 'USERS' AS TABLESPACE_NAME, NULL AS NUM_ROWS, 'VALID' AS STATUS, "
-                       f"SECONDARY, 'NO' AS DROPPED FROM LITECAT.TABLES WHERE OWNER = '{u}'",
+                       "SECONDARY, 'NO' AS DROPPED, NULL AS LAST_ANALYZED, 'NO' AS TEMPORARY, "
+                       f"'NO' AS PARTITIONED FROM LITECAT.TABLES WHERE OWNER = '{u}'",
+        "ALL_CONSTRAINTS": f"SELECT OWNER, {_CONSTRAINT_COLUMNS} FROM LITECAT.CONSTRAINTS",
+        "USER_CONSTRAINTS": f"SELECT {_CONSTRAINT_COLUMNS} FROM LITECAT.CONSTRAINTS WHERE OWNER = '{u}'",
+        "ALL_CONS_COLUMNS": "SELECT OWNER, CONSTRAINT_NAME, TABLE_NAME, COLUMN_NAME, POSITION "
+                            "FROM LITECAT.CONS_COLUMNS",
+        "USER_CONS_COLUMNS": "SELECT OWNER, CONSTRAINT_NAME, TABLE_NAME, COLUMN_NAME, POSITION "
+                             f"FROM LITECAT.CONS_COLUMNS WHERE OWNER = '{u}'",
         "ALL_TAB_COMMENTS": "SELECT t.OWNER, t.TABLE_NAME, 'TABLE' AS TABLE_TYPE, c.COMMENTS "
                             "FROM LITECAT.TABLES t LEFT JOIN LITECAT.TAB_COMMENTS c "
                             "ON c.OWNER = t.OWNER AND c.TABLE_NAME = t.TABLE_NAME",
@@ -160,7 +185,7 @@ def view_triggers(user: str) -> dict[str, str]:
 #: Oracle's types of each dictionary view's columns (for value conversion).
 DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "NUM_ROWS": "NUMBER", "DATA_LENGTH": "NUMBER",
                     "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
-                    "MODEL_SIZE": "NUMBER", "SRID": "NUMBER"}
+                    "MODEL_SIZE": "NUMBER", "SRID": "NUMBER", "LAST_ANALYZED": "DATE", "POSITION": "NUMBER"}
 
 # Oracle type name -> (type class used for value conversion, SQLite declared type)
 _TYPE_MAP = {
@@ -316,9 +341,51 @@ def table_exists(con: sqlite3.Connection, owner: str, table: str) -> bool:
     ).fetchone() is not None
 
 
+def record_constraints(con: sqlite3.Connection, owner: str, table: str,
+                       constraints: list[tuple[str | None, str, list[str], str | None, tuple | None]]) -> None:
+    """Record a new table's constraints for ALL_CONSTRAINTS / ALL_CONS_COLUMNS.
+
+    Each is ``(name or None, type P|U|R|C, columns, search condition, reference)`` with ``reference``
+    ``(r_owner, r_table, r_columns or [], delete_rule)`` for R. An unnamed constraint gets Oracle's kind of
+    generated name (``SYS_C`` and a number); a foreign key points at the referenced table's primary or unique
+    key over the same columns (its primary key when the REFERENCES clause names none).
+    """
+    for name, ctype, columns, condition, reference in constraints:
+        generated = "USER NAME"
+        if not name:
+            number = con.execute("SELECT COUNT(*) FROM LITECAT.CONSTRAINTS").fetchone()[0] + 1
+            name, generated = f"SYS_C{number:07d}", "GENERATED NAME"
+            while con.execute("SELECT 1 FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND CONSTRAINT_NAME = ?",
+                              (owner, name)).fetchone():
+                number += 1
+                name = f"SYS_C{number:07d}"
+        r_owner = r_name = delete_rule = None
+        if reference is not None:
+            r_owner, r_table, r_columns, delete_rule = reference
+            keys = con.execute(
+                "SELECT c.CONSTRAINT_NAME, c.CONSTRAINT_TYPE, GROUP_CONCAT(k.COLUMN_NAME, ',') FROM LITECAT.CONSTRAINTS c "
+                "JOIN (SELECT * FROM LITECAT.CONS_COLUMNS ORDER BY POSITION) k ON k.OWNER = c.OWNER "
+                "AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME WHERE c.OWNER = ? AND c.TABLE_NAME = ? "
+                "AND c.CONSTRAINT_TYPE IN ('P', 'U') GROUP BY c.CONSTRAINT_NAME, c.CONSTRAINT_TYPE",
+                (r_owner, r_table)).fetchall()
+            for key_name, key_type, key_columns in keys:
+                if (r_columns and key_columns.split(",") == r_columns) or (not r_columns and key_type == "P"):
+                    r_name = key_name
+                    break
+            delete_rule = delete_rule or "NO ACTION"
+        con.execute("INSERT INTO LITECAT.CONSTRAINTS (OWNER, CONSTRAINT_NAME, CONSTRAINT_TYPE, TABLE_NAME, "
+                    "SEARCH_CONDITION, R_OWNER, R_CONSTRAINT_NAME, DELETE_RULE, GENERATED) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (owner, name, ctype, table, condition, r_owner, r_name, delete_rule, generated))
+        for position, column in enumerate(columns, start=1):
+            con.execute("INSERT OR IGNORE INTO LITECAT.CONS_COLUMNS (OWNER, CONSTRAINT_NAME, TABLE_NAME, "
+                        "COLUMN_NAME, POSITION) VALUES (?, ?, ?, ?, ?)",
+                        (owner, name, table, column, position if ctype in ("P", "U", "R") else None))
+
+
 def forget_table(con: sqlite3.Connection, owner: str, table: str) -> None:
     """Remove every catalog row about a dropped table."""
-    for name in ("TABLES", "COLUMNS", "TAB_COMMENTS", "COL_COMMENTS"):
+    for name in ("TABLES", "COLUMNS", "TAB_COMMENTS", "COL_COMMENTS", "CONSTRAINTS", "CONS_COLUMNS"):
         con.execute(f"DELETE FROM LITECAT.{name} WHERE OWNER = ? AND TABLE_NAME = ?", (owner, table))
     con.execute("DELETE FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ?", (owner, table))
 

@@ -20,7 +20,7 @@ from sqlglot import exp
 from . import catalog
 from .dialect import IndexTypeClause, Oracle
 from .error_catalogue import (
-    ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
+    ERR_CONSTRAINT_NAME_USED, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
     ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_TRUNCATE_REFERENCED, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE,
@@ -260,6 +260,12 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
         table_sql.append("PRIMARY KEY (" + ", ".join(f'"{c}"' for c in pk_cols) + ")")
     body = ",\n  ".join(col_sql + [t for t in table_sql if t])
     db = _db(conn, owner)
+    constraints = _constraints_of(schema, owner, conn.username)
+    named = [c[0] for c in constraints if c[0]]
+    for name in named:
+        if named.count(name) > 1 or con.execute("SELECT 1 FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND "
+                                                "CONSTRAINT_NAME = ?", (owner, name)).fetchone():
+            raise error(ERR_CONSTRAINT_NAME_USED, name=name)
     con.execute(f'CREATE TABLE "{db}"."{table}" (\n  {body}\n)')
     for n, part in enumerate(t for t in table_sql if t):
         _unique_with_nulls(con, db, table, part, n)
@@ -287,6 +293,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
             f"BEGIN SELECT ora_raise_error(32796, 'cannot update a generated always identity column'); END")
     con.execute("INSERT INTO LITECAT.TABLES (OWNER, TABLE_NAME, CREATED) VALUES (?, ?, datetime('now'))",
                 (owner, table))
+    catalog.record_constraints(con, owner, table, constraints)
     for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
         con.execute(
             "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
@@ -315,6 +322,59 @@ def _unique_with_nulls(con: sqlite3.Connection, db: str, table: str, constraint_
     keys = ", ".join(f"ifnull(\"{c}\", x'00')" for c in cols)
     some = " OR ".join(f'"{c}" IS NOT NULL' for c in cols)
     con.execute(f'CREATE UNIQUE INDEX "{db}"."{name}$NULLS" ON "{table}" ({keys}) WHERE {some}')
+
+
+def _reference_of(ref: exp.Reference, user: str, delete: str | None) -> tuple:
+    target = ref.this
+    table = target.this if isinstance(target, exp.Schema) else target
+    r_owner, r_table = table_ref(table, user)
+    r_columns = [name_of(c) for c in target.expressions] if isinstance(target, exp.Schema) else []
+    options = " ".join(o.upper() for o in (ref.args.get("options") or []) if isinstance(o, str))
+    rule = delete.upper() if isinstance(delete, str) else ("CASCADE" if "DELETE CASCADE" in options else
+                                                           "SET NULL" if "DELETE SET NULL" in options else None)
+    return (r_owner, r_table, r_columns, rule)
+
+
+def _constraints_of(schema: exp.Schema, owner: str, user: str) -> list[tuple]:
+    """The table's constraints as ALL_CONSTRAINTS lists them: (name, P|U|R|C, columns, condition, reference)."""
+    found: list[tuple] = []
+
+    def checked_columns(condition: exp.Expression) -> list[str]:
+        return list(dict.fromkeys(name_of(c.this) for c in condition.find_all(exp.Column)))
+
+    def add_kind(name: str | None, kind: exp.Expression, column: str | None) -> None:
+        if isinstance(kind, (exp.PrimaryKeyColumnConstraint, exp.PrimaryKey)):
+            cols = [column] if column else [name_of(c.this if isinstance(c, exp.Ordered) else c)
+                                            for c in kind.expressions]
+            found.append((name, "P", cols, None, None))
+        elif isinstance(kind, exp.UniqueColumnConstraint):
+            target = kind.this
+            cols = [column] if column and not isinstance(target, exp.Schema) else \
+                [name_of(c) for c in (target.expressions if isinstance(target, exp.Schema) else [])]
+            found.append((name, "U", cols, None, None))
+        elif isinstance(kind, exp.NotNullColumnConstraint) and column and not kind.args.get("allow_null"):
+            found.append((name, "C", [column], f'"{column}" IS NOT NULL', None))
+        elif isinstance(kind, exp.CheckColumnConstraint):
+            found.append((name, "C", checked_columns(kind.this), kind.this.sql(dialect=Oracle), None))
+        elif isinstance(kind, exp.Reference) and column:
+            found.append((name, "R", [column], None, _reference_of(kind, user, None)))
+        elif isinstance(kind, exp.ForeignKey) and kind.args.get("reference") is not None:
+            cols = [name_of(c) for c in kind.expressions]
+            found.append((name, "R", cols, None, _reference_of(kind.args["reference"], user, kind.args.get("delete"))))
+
+    for item in schema.expressions:
+        if isinstance(item, exp.ColumnDef):
+            column = name_of(item.this)
+            for c in item.constraints:
+                label = c.args.get("this")
+                add_kind(name_of(label) if isinstance(label, exp.Identifier) else None, c.kind, column)
+        elif isinstance(item, exp.Constraint):
+            for kind in item.expressions:
+                add_kind(name_of(item.this) if isinstance(item.this, exp.Identifier) else None, kind, None)
+        else:
+            add_kind(None, item, None)
+    order = {"P": 0, "U": 1, "C": 2, "R": 3}   # keys first, so a self-reference finds its key
+    return sorted(found, key=lambda c: order[c[1]])
 
 
 def _identity_number(node: exp.Expression | None, option: str) -> int:

@@ -181,6 +181,8 @@ ERR_SQLITE_LOCKED = ErrorSpec(54, "resource busy (the lite database is locked by
 ERR_GROUP_FUNCTION_NOT_ALLOWED = ErrorSpec(
     934, "group function is not allowed here",
     "filter on an aggregate in HAVING, or compute it in a subquery: WHERE sal > (SELECT AVG(sal) FROM emp)")
+ERR_CONSTRAINT_NAME_USED = ErrorSpec(2264, "name already used by an existing constraint ({name})",
+                                     "constraint names are unique within a schema: choose another name")
 ERR_TRUNCATE_REFERENCED = ErrorSpec(2266, "unique/primary keys in table referenced by enabled foreign keys ({owner}.{table})",
                                     "delete the child rows and then the parent's (DELETE), or truncate the children "
                                     "and drop them first")
