@@ -1863,3 +1863,27 @@ def test_constraint_names_are_unique_in_a_schema(hr: LiteConnection) -> None:
     assert info.value.args[0].full_code == "ORA-02264"
     cur.execute("SELECT COUNT(*) FROM user_tables WHERE table_name = 'DUP_CONS'")
     assert cur.fetchone() == (0,)
+
+
+def test_default_on_null(hr: LiteConnection) -> None:
+    """SQL Language Reference, CREATE TABLE (DEFAULT ON NULL): an explicit NULL takes the default; the column
+    is NOT NULL, so an UPDATE to NULL is ORA-01407 unless FOR INSERT AND UPDATE, where it takes the default."""
+    cur = hr.cursor()
+    cur.execute("CREATE TABLE on_null (id NUMBER, s VARCHAR2(10) DEFAULT ON NULL 'x', "
+                "t VARCHAR2(5) DEFAULT ON NULL FOR INSERT AND UPDATE 'y')")
+    try:
+        cur.execute("INSERT INTO on_null (id, s, t) VALUES (1, NULL, NULL)")
+        cur.execute("INSERT INTO on_null (id) VALUES (2)")
+        cur.execute("INSERT INTO on_null VALUES (3, 'a', 'b')")
+        cur.execute("UPDATE on_null SET t = NULL WHERE id = 3")
+        cur.execute("SELECT id, s, t FROM on_null ORDER BY id")
+        assert cur.fetchall() == [(1, "x", "y"), (2, "x", "y"), (3, "a", "y")]
+        with pytest.raises(oracledb.DatabaseError) as info:
+            cur.execute("UPDATE on_null SET s = NULL WHERE id = 3")
+        assert info.value.args[0].full_code == "ORA-01407"
+        cur.execute("SELECT column_name, nullable FROM user_tab_columns WHERE table_name = 'ON_NULL' "
+                    "ORDER BY column_id")
+        assert cur.fetchall() == [("ID", "Y"), ("S", "N"), ("T", "N")]
+    finally:
+        hr.rollback()
+        cur.execute("DROP TABLE on_null")

@@ -172,6 +172,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     columns: list[tuple[str, catalog.ColumnType, bool, bool]] = []  # name, type, nullable, identity
     always_identity: list[str] = []
     identity_options: dict[str, tuple[int, int]] = {}   # column -> (START WITH, INCREMENT BY)
+    default_on_null: dict[str, tuple[str, str]] = {}   # column -> (SQLite default, INSERT | UPDATE)
     col_sql: list[str] = []
     table_sql: list[str] = []
     pk_cols: list[str] = []
@@ -224,6 +225,11 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 elif isinstance(ck, exp.DefaultColumnConstraint):
                     default = translator.rewrite(ck.this.copy()).sql(dialect="sqlite")
                     constraint_sql.append(f"DEFAULT ({default})")
+                    if ck.meta.get("on_null"):
+                        # DEFAULT ON NULL: an explicit NULL takes the default too; the column is NOT NULL
+                        # (SQLite's NOT NULL would refuse the NULL before a trigger could replace it)
+                        nullable = False
+                        default_on_null[cname] = (default, ck.meta["on_null"])
                 elif isinstance(ck, exp.CheckColumnConstraint):
                     check = translator.rewrite(ck.this.copy()).sql(dialect="sqlite")
                     constraint_sql.append(f"CHECK ({check})")
@@ -279,6 +285,21 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
         elif identity and identity_options[cname][0] != 1:
             con.execute(f'INSERT INTO "{db}".sqlite_sequence (name, seq) VALUES (?, ?)',
                         (table, identity_options[cname][0] - 1))
+    for cname, (default, when) in default_on_null.items():
+        con.execute(
+            f'CREATE TRIGGER "{db}"."{table}__{cname}__ON_NULL_INSERT" AFTER INSERT ON "{table}" '
+            f'WHEN NEW."{cname}" IS NULL BEGIN UPDATE "{table}" SET "{cname}" = ({default}) '
+            f"WHERE rowid = NEW.rowid; END")
+        if when == "UPDATE":
+            con.execute(
+                f'CREATE TRIGGER "{db}"."{table}__{cname}__ON_NULL_UPDATE" AFTER UPDATE OF "{cname}" ON "{table}" '
+                f'WHEN NEW."{cname}" IS NULL BEGIN UPDATE "{table}" SET "{cname}" = ({default}) '
+                f"WHERE rowid = NEW.rowid; END")
+        else:
+            message = f'cannot update ("{owner}"."{table}"."{cname}") to NULL'.replace("'", "''")
+            con.execute(
+                f'CREATE TRIGGER "{db}"."{table}__{cname}__ON_NULL_UPDATE" BEFORE UPDATE OF "{cname}" ON "{table}" '
+                f"WHEN NEW.\"{cname}\" IS NULL BEGIN SELECT ora_raise_error(1407, '{message}'); END")
     for cname in always_identity:
         # GENERATED ALWAYS: Oracle refuses a value written to the column (ORA-32795 on INSERT, ORA-32796 on
         # UPDATE). An omitted INTEGER PRIMARY KEY is -1 in a BEFORE INSERT trigger, another column NULL.

@@ -175,6 +175,26 @@ class WorkshopOracleParser(OracleParser):
         self._match_r_paren()
         return this
 
+    def _parse_oracle_default(self) -> exp.Expression:
+        """``DEFAULT [ON NULL [FOR INSERT ONLY | FOR INSERT AND UPDATE]] expr``: ON NULL is kept in the node's
+        meta (``on_null``: ``INSERT`` or ``UPDATE``), which ddl.py and the generator read."""
+        on_null = None
+        if self._match_pair(TokenType.ON, TokenType.NULL):
+            on_null = "INSERT"
+            if self._match_text_seq("FOR", "INSERT", "AND", "UPDATE"):
+                on_null = "UPDATE"
+            else:
+                self._match_text_seq("FOR", "INSERT", "ONLY")
+        node = self.expression(exp.DefaultColumnConstraint(this=self._parse_bitwise()))
+        if on_null:
+            node.meta["on_null"] = on_null
+        return node
+
+    CONSTRAINT_PARSERS = {
+        **OracleParser.CONSTRAINT_PARSERS,
+        "DEFAULT": lambda self: self._parse_oracle_default(),
+    }
+
     FUNCTION_PARSERS = {
         **OracleParser.FUNCTION_PARSERS,
         "VECTOR_EMBEDDING": _parse_vector_embedding,
@@ -355,6 +375,10 @@ class WorkshopOracleGenerator(OracleGenerator):
         ),
         VectorIndexClause: _vector_index_sql,
         OrganizationProperty: lambda self, e: f"ORGANIZATION {self.sql(e, 'this')}",
+        exp.DefaultColumnConstraint: lambda self, e: (
+            "DEFAULT " + {"INSERT": "ON NULL ", "UPDATE": "ON NULL FOR INSERT AND UPDATE "}.get(
+                e.meta.get("on_null"), "") + self.sql(e, "this")
+        ),
         JsonQuery: lambda self, e: (
             f"JSON_QUERY({self.sql(e, 'this')}, {self.sql(e, 'path')}"
             + (f" {e.args['options'].name}" if e.args.get("options") else "") + ")"
