@@ -150,7 +150,7 @@ def format_datetime_model(value: dt.datetime, model: str) -> str:
         elif e == "IW":
             out.append(f"{value.isocalendar()[1]:02d}")
         elif e == "J":
-            out.append(str(value.toordinal() + 1721424))
+            out.append(str(value.toordinal() + 1721425))   # 1 January 2000 is Julian day 2451545
         elif e == "X":
             out.append(".")
     return "".join(out)
@@ -228,7 +228,7 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
                 hour, rest = divmod(value, 3600)
                 minute, second = divmod(rest, 60)
             elif e == "J":
-                date = dt.date.fromordinal(value - 1721424)
+                date = dt.date.fromordinal(value - 1721425)
                 year, month, day = date.year, date.month, date.day
             continue
         if e in ("MON", "MONTH"):
