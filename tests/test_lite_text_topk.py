@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -57,7 +56,8 @@ def _members(conn, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def spy(self, slot, rowids, scores, binds) -> None:
         real(self, slot, rowids, scores, binds)
-        seen.append(len(json.loads(self._ctx_members[slot.slot])) - len(rowids))
+        handed = self.sqlite.execute("SELECT COUNT(*) FROM temp.lite_slot_rows WHERE slot = ?", (slot.slot,))
+        seen.append(handed.fetchone()[0] - len(rowids))
 
     monkeypatch.setattr(type(conn), "_best_scored_rows", spy)
     return seen

@@ -74,7 +74,10 @@ def test_pruned_answer_equals_full_scan(conn, template: str, owner: str, kind: s
 def test_pruning_reads_few_rows_for_a_small_k(conn) -> None:
     _run(conn, GROUPED.format(extra=""), q=QUERY, owner="u", kind="keep", n=5)
     slot = conn.caches.plans[GROUPED.format(extra="")].vector_slots[0]
-    assert len(conn._vd[slot.slot]) < 1000  # of 3000 vectors
+    handed = conn.sqlite.execute("SELECT COUNT(*) FROM temp.lite_slot_rows WHERE slot = ?", (slot.slot,)).fetchone()[0]
+    assert 0 < handed < 1000  # of 3000 vectors
+    sql = conn.caches.plans[GROUPED.format(extra="")].sql[0]
+    assert "ora_vd_lookup" not in sql.lower() and "lite_slot_rows" in sql   # no Python call per candidate row
 
 
 @pytest.mark.parametrize("sql", [

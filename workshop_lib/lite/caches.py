@@ -241,19 +241,34 @@ class ColumnValues:
         return at
 
     def apply(self, rows: list[tuple[int, Any]], changed: set[int]) -> None:
-        """Catch up with writes: ``changed`` rowids were written, ``rows`` are those of them that still exist."""
+        """Catch up with writes: ``changed`` rowids were written, ``rows`` are those of them that still exist.
+
+        Updates are written in place; deletes and inserts move the arrays once
+        (an INSERT's new rowid above the others is an append): no sort, so a
+        write costs a copy of the arrays, not a rebuild.
+        """
         now = dict(rows)
-        keep = ~np.isin(self.rowids, np.fromiter(changed, dtype=np.int64, count=len(changed)))
-        new = sorted(now)
-        added_ids = np.asarray(new, dtype=np.int64)
-        added_values = np.empty(len(new), dtype=object)
-        added_values[:] = [now[r] for r in new]
-        added_kinds = np.fromiter((self.kind(now[r]) for r in new), dtype=np.int8, count=len(new))
-        rowids = np.concatenate([self.rowids[keep], added_ids])
-        order = np.argsort(rowids, kind="stable")
-        self.rowids = rowids[order]
-        self.values = np.concatenate([self.values[keep], added_values])[order]
-        self.kinds = np.concatenate([self.kinds[keep], added_kinds])[order]
+        ids = np.asarray(sorted(changed), dtype=np.int64)
+        n = len(self.rowids)
+        at = np.searchsorted(self.rowids, ids)
+        present = (at < n) & (self.rowids[np.minimum(at, max(n - 1, 0))] == ids) if n else np.zeros(len(ids), bool)
+        exists = np.fromiter((int(i) in now for i in ids), dtype=bool, count=len(ids))
+        for k in np.nonzero(present & exists)[0].tolist():
+            value = now[int(ids[k])]
+            self.values[at[k]] = value
+            self.kinds[at[k]] = self.kind(value)
+        gone = at[present & ~exists]
+        if len(gone):
+            self.rowids, self.values, self.kinds = (np.delete(a, gone) for a in (self.rowids, self.values, self.kinds))
+        new = ids[~present & exists]
+        if len(new):
+            where = np.searchsorted(self.rowids, new)
+            added = np.empty(len(new), dtype=object)
+            added[:] = [now[int(i)] for i in new]
+            kinds = np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new))
+            self.rowids = np.insert(self.rowids, where, new)
+            self.values = np.insert(self.values, where, added)
+            self.kinds = np.insert(self.kinds, where, kinds)
 
 
 class DerivedCaches:

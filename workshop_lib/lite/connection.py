@@ -23,13 +23,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from itertools import repeat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from . import catalog, functions, guard
+from . import catalog, functions, guard, vector_topk
 from .caches import ColumnValues, DerivedCaches, VectorColumn
 from .cursor import LiteCursor
 from .ddl import is_ddl
@@ -78,6 +79,9 @@ class LiteConnection:
         for path in sorted(self.folder.glob("*.db")):
             self.attach(path.stem)
         catalog.install_views(self._con, self.username)
+        # pruned slots hand their candidates and values to SQLite here (vector_topk.hand_over)
+        self._con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {vector_topk.SLOT_ROWS} (slot INTEGER NOT NULL, "
+                          "rid INTEGER NOT NULL, v, PRIMARY KEY (slot, rid)) WITHOUT ROWID")
         self._udf_error: BaseException | None = None
         self.caches = DerivedCaches(self._data_version)
         self._slot = 0
@@ -413,7 +417,7 @@ class LiteConnection:
         while True:
             if size >= total:
                 self._ctx[slot.slot] = _HitScores(rowids, values)
-                self._ctx_members[slot.slot] = json.dumps(rowids.tolist())
+                self._hand_over(slot.slot, rowids.tolist(), values.tolist())
                 return
             threshold = np.partition(values, total - size)[total - size]   # the size-th highest score
             above = values > threshold
@@ -425,13 +429,28 @@ class LiteConnection:
             near = dict(zip(rowids[above].tolist(), values[above].tolist()))
             near.update(dict.fromkeys(chosen_tied.tolist(), int(threshold)))
             self._ctx[slot.slot] = _HitScores(rowids, values, near)
-            self._ctx_members[slot.slot] = json.dumps(chosen.tolist())
+            self._hand_over(slot.slot, list(near), list(near.values()))
             if len(chosen) == total:
                 return   # ties reach down to the lowest score: every hit, nothing to count
             found = len(self._con.execute(slot.prune_sql, binds).fetchall())   # the block's row probe
             if found >= wanted:
                 return
             size *= 4
+
+    def _hand_over(self, slot: int, rowids: list[int], values: list[Any]) -> None:
+        """Put a pruned slot's candidate rows and their values where its SQL reads them (vector_topk.hand_over).
+
+        In a savepoint, so outside a transaction it commits at once and inside
+        one it is part of it (a rollback may undo it: every execution refills it).
+        """
+        con = self._con
+        con.execute("SAVEPOINT lite_slot_rows")
+        try:
+            con.execute(f"DELETE FROM temp.{vector_topk.SLOT_ROWS} WHERE slot = ?", (slot,))
+            con.executemany(f"INSERT INTO temp.{vector_topk.SLOT_ROWS} (slot, rid, v) VALUES (?, ?, ?)",
+                            zip(repeat(slot), rowids, values))
+        finally:
+            con.execute("RELEASE lite_slot_rows")
 
     def _column_values(self, owner: str, table: str, column: str) -> ColumnValues:
         """The values of one column in rowid order: read once, then kept across queries.
@@ -484,13 +503,16 @@ class LiteConnection:
             else:
                 threshold = np.partition(dists, size - 1)[size - 1]   # the size-th smallest, O(N) not a sort
                 chosen = np.nonzero(dists <= threshold)[0]  # ties at the threshold stay in
-            self._vd[slot.slot] = dict(zip(rowids[chosen].tolist(), dists[chosen].astype(float).tolist()))
+            near = rowids[chosen].tolist()
+            values = dists[chosen].astype(float).tolist()
             if len(chosen) >= total:
-                # every vector is a candidate: keep rows with a NULL vector too, as a full scan would
+                # every vector is a candidate: keep rows with a NULL vector too (no distance), as a full scan would
                 every = self._con.execute(f'SELECT rowid FROM "{self._db(slot.owner)}"."{slot.table}"')
-                self._vd_candidates[slot.slot] = json.dumps([r[0] for r in every])
+                known = dict(zip(near, values))
+                rows = [r[0] for r in every]
+                self._hand_over(slot.slot, rows, [known.get(r) for r in rows])
                 return
-            self._vd_candidates[slot.slot] = json.dumps(rowids[chosen].tolist())
+            self._hand_over(slot.slot, near, values)
             found = len(self._con.execute(slot.prune_sql, binds).fetchall())   # the block's row probe
             if found >= wanted:
                 return

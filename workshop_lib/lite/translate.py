@@ -138,6 +138,7 @@ class Translator:
         self.text_slots: list[TextSlot] = []
         self.prefetch: list[EmbedPrefetch] = []
         self.labels: dict[int, TextSlot] = {}
+        self.handed_over: set[int] = set()   # pruned slots: SQLite reads their candidates from a TEMP table
 
     # -- entry point
     def plan(self, tree: exp.Expression) -> Plan:
@@ -645,6 +646,7 @@ class Translator:
                 if block is not None and not any(s is block for _, s in self.prunes):
                     block.where(vector_topk.restriction(slot.slot, alias), copy=False)
                     self.prunes.append((slot, block))
+                    self.handed_over.add(slot.slot)
                 return
         node.set("expressions", [args[0], args[1], exp.Literal.string(metric)])
 
@@ -686,6 +688,7 @@ class Translator:
             if block is not None:
                 slot.tie_key = vector_topk.tie_key(block, member)
                 self.prunes.append((slot, block))  # type: ignore[arg-type]
+                self.handed_over.add(slot.slot)
             return
         node.replace(call)
 
@@ -747,6 +750,9 @@ class Translator:
         self.prefetch.append(EmbedPrefetch(model, query_sql=sql))
 
     def _sqlite(self, tree: exp.Expression) -> str:
+        if self.handed_over and any(isinstance(n, exp.Anonymous) and n.name.lower().startswith(("ora_vd_", "ora_ctx_"))
+                                    for n in tree.walk()):
+            tree = vector_topk.hand_over(tree.copy(), self.handed_over)
         return to_sqlite(tree)
 
 

@@ -357,3 +357,50 @@ def tie_key(block: exp.Select, member: exp.In) -> str | None:
             and column.table.upper() == rowid.table.upper():
         return column.name.upper()
     return None
+
+
+#: The TEMP table (one per connection, created by connection.py) a pruned slot's candidates are handed to
+#: SQLite in: ``(slot, rid, v)``, v the distance or score of row ``rid``.
+SLOT_ROWS = "lite_slot_rows"
+
+
+def _slot_rows(slot: int) -> exp.Select:
+    return exp.select("rid").from_(exp.Table(this=exp.to_identifier(SLOT_ROWS), db=exp.to_identifier("temp"))) \
+        .where(exp.EQ(this=exp.column("slot"), expression=exp.Literal.number(slot)))
+
+
+def _slot_value(slot: int, rowid: exp.Expression) -> exp.Subquery:
+    select = exp.select("v").from_(exp.Table(this=exp.to_identifier(SLOT_ROWS), db=exp.to_identifier("temp"))) \
+        .where(exp.and_(exp.EQ(this=exp.column("slot"), expression=exp.Literal.number(slot)),
+                        exp.EQ(this=exp.column("rid"), expression=rowid)))
+    return exp.Subquery(this=select)
+
+
+def hand_over(tree: exp.Expression, slots: set[int]) -> exp.Expression:
+    """``tree`` with the pruned ``slots`` read from the TEMP table instead of per-row Python calls.
+
+    Applied to the finished SQLite tree, just before it is written out. A pruned
+    block's candidate set ``rowid IN (SELECT value FROM json_each(...))`` becomes
+    ``rowid IN (SELECT rid FROM temp.lite_slot_rows WHERE slot = n)`` and each
+    ``ora_vd_lookup(n, rowid)`` the subquery reading that row's distance: SQLite
+    then finds a candidate's value with an index lookup rather than a call into
+    Python (one or two per candidate row, about a millisecond per query at 10^5
+    rows). ``ora_ctx_score(n, rowid)`` reads the table first and calls Python only
+    for a row that is not a candidate (a SCORE read outside the pruned block),
+    whose score the table does not hold.
+    """
+    for node in list(tree.find_all(exp.Anonymous)):
+        name = node.name.lower()
+        args = node.expressions
+        if not args or not isinstance(args[0], exp.Literal) or args[0].is_string or int(args[0].this) not in slots:
+            continue
+        slot = int(args[0].this)
+        if name == "ora_vd_lookup":
+            node.replace(_slot_value(slot, args[1].copy()))
+        elif name == "ora_ctx_score":
+            node.replace(exp.Coalesce(this=_slot_value(slot, args[1].copy()), expressions=[node.copy()]))
+        elif name in ("ora_vd_candidates", "ora_ctx_rowids"):
+            members = node.find_ancestor(exp.Select)
+            if members is not None:
+                members.replace(_slot_rows(slot))
+    return tree
