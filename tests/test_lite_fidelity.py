@@ -1804,6 +1804,18 @@ DOC_CORPUS += [
     Item(SQL_REF, "SELECT LN(0) FROM DUAL", Refused("ORA-01428")),
     Item(SQL_REF, "SELECT LOG(1, 5) FROM DUAL", Refused("ORA-01428")),
     Item(SQL_REF, "SELECT salary FROM employees WHERE employee_id = 100 AND salary = 24000.00", Rows([(24000,)])),
+    # implicit conversions SQLite does not make (found by this corpus; each was a silent wrong result)
+    Item(SQL_REF, "SELECT LPAD(employee_id, 6, 0), RPAD(1.5, 5, 0) FROM employees WHERE employee_id = 100",
+         Rows([("000100", "1.500")])),
+    Item(SQL_REF, "SELECT DECODE(1, '1', 'a', 'b'), DECODE('1', 1, 'a', 'b') FROM DUAL", Rows([("a", "a")])),
+    Item(SQL_REF, "SELECT last_name, DECODE(department_id, '90', 'exec', 'other') FROM employees "
+                  "WHERE employee_id IN (100, 103) ORDER BY employee_id",
+         Rows([(e["last_name"], "exec" if e["department_id"] == 90 else "other")
+               for e in _BY_ID if e["employee_id"] in (100, 103)])),
+    Item(SQL_REF, "SELECT DISTINCT department_id FROM employees ORDER BY salary",
+         Refused("ORA-01791", "not a SELECTed expression")),
+    Item(SQL_REF, "SELECT DISTINCT department_id d FROM employees WHERE department_id IS NOT NULL ORDER BY d",
+         Rows([(d,) for d in sorted({e["department_id"] for e in EMP if e["department_id"] is not None})])),
 ]
 
 @pytest.mark.parametrize("item", SCOTT_CORPUS, ids=lambda i: i.sql[:60])

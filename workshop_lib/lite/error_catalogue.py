@@ -191,6 +191,8 @@ ERR_ORDER_BY_POSITION = ErrorSpec(1785, "ORDER BY item must be the number of a S
 ERR_SET_COLUMN_COUNT = ErrorSpec(1789, "query block has incorrect number of result columns")
 ERR_INVALID_NUMBER_CONVERSION = ErrorSpec(1722, "invalid number ('{text}' converted to the NUMBER type of the first "
                                                "argument)", "give every argument the same type: NVL(TO_CHAR(n), 'text')")
+ERR_NOT_SELECTED_EXPRESSION = ErrorSpec(1791, "not a SELECTed expression ({name})",
+                                        "with SELECT DISTINCT, ORDER BY only what the select list shows")
 ERR_SET_EXPRESSION_TYPES = ErrorSpec(1790, "expression must have same datatype as corresponding expression",
                                      "convert one side: TO_CHAR(n), TO_NUMBER(text), TO_DATE(text, 'fmt')")
 ERR_SQLITE_SYNTAX = ErrorSpec(933, "SQL command not properly ended or invalid (near {token})",

@@ -888,11 +888,23 @@ def regexp_count(text: Any, pattern: Any, position: Any = 1, flags: Any = None) 
     return sum(1 for _ in _regex(pattern, flags).finditer(str(text), int(position or 1) - 1))
 
 
+def _pad_args(text: Any, width: Any, fill: Any) -> tuple[Any, int, str]:
+    """LPAD/RPAD's arguments as Oracle reads them: numbers as TO_CHAR writes them (LPAD(123, 5, 0) is
+    '00123'), NULL (or '') text or fill and a width below 1 giving NULL."""
+    if text is None or width is None or fill is None or fill == "":
+        return None, 0, ""
+    width = int(float(width))
+    if width < 1:
+        return None, 0, ""
+    as_text = (lambda v: v if isinstance(v, str) else to_char(v))
+    return as_text(text), width, as_text(fill)
+
+
 def lpad(text: Any, width: Any, fill: Any = " ") -> str | None:
     """LPAD(text, width[, fill])."""
-    if text is None or width is None:
+    text, width, fill = _pad_args(text, width, fill)
+    if text is None:
         return None
-    text, width, fill = str(text), int(width), str(fill or " ")
     if len(text) >= width:
         return text[:width]
     pad = (fill * width)[: width - len(text)]
@@ -901,9 +913,9 @@ def lpad(text: Any, width: Any, fill: Any = " ") -> str | None:
 
 def rpad(text: Any, width: Any, fill: Any = " ") -> str | None:
     """RPAD(text, width[, fill])."""
-    if text is None or width is None:
+    text, width, fill = _pad_args(text, width, fill)
+    if text is None:
         return None
-    text, width, fill = str(text), int(width), str(fill or " ")
     if len(text) >= width:
         return text[:width]
     return text + (fill * width)[: width - len(text)]
@@ -1291,6 +1303,18 @@ class Median:
         return int(result) if isinstance(result, float) and result.is_integer() else result
 
 
+def decode_eq(value: Any, search: Any) -> int:
+    """DECODE's comparison: NULL matches NULL; a number and a text compare as numbers (ORA-01722 when the text
+    is not one, as Oracle's implicit conversion)."""
+    if value is None or search is None:
+        return 1 if value is None and search is None else 0
+    if isinstance(value, (int, float)) and isinstance(search, str):
+        search = formats.to_number(search)
+    elif isinstance(search, (int, float)) and isinstance(value, str):
+        value = formats.to_number(value)
+    return 1 if value == search else 0
+
+
 def single_row(count: Any) -> int:
     """The ORDER BY key lite adds to a scalar subquery (``ORDER BY ora_single_row(COUNT(*) OVER ())``): SQLite
     takes a scalar subquery's first row where Oracle raises ORA-01427 when it returns more than one."""
@@ -1376,6 +1400,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_sdo_check_diminfo": (check_diminfo, 1, True),
     "ora_raise_error": (raise_error, 2, False),
     "ora_single_row": (single_row, 1, False),
+    "ora_decode_eq": (decode_eq, 2, True),
     "ascii": (oracle_ascii, 1, True),
     "bitand": (bitand, 2, True),
     "remainder": (remainder, 2, True),

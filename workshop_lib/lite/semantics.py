@@ -22,7 +22,7 @@ from sqlglot import exp
 from .dialect import Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INVALID_IDENTIFIER, ERR_NOT_A_GROUP_BY_EXPRESSION, ERR_NOT_SINGLE_GROUP, ERR_SET_COLUMN_COUNT,
-    ERR_INVALID_NUMBER_CONVERSION, ERR_SET_EXPRESSION_TYPES, error,
+    ERR_INVALID_NUMBER_CONVERSION, ERR_NOT_SELECTED_EXPRESSION, ERR_SET_EXPRESSION_TYPES, error,
 )
 from .scope import Scope, infer_type, name_of
 
@@ -251,8 +251,31 @@ def check_nvl_types(select: exp.Select, scope_for: Callable[[exp.Expression], Sc
             raise error(ERR_INVALID_NUMBER_CONVERSION, text=others[0].this[:40])
 
 
+def check_distinct_order(select: exp.Select) -> None:
+    """SELECT DISTINCT ... ORDER BY a column that is not selected is ORA-01791 in Oracle (SQLite sorts by a
+    value of some row of each group)."""
+    order = select.args.get("order")
+    if not select.args.get("distinct") or order is None:
+        return
+    if any(isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+           for e in select.expressions):
+        return
+    names = set()
+    for e in select.expressions:
+        if isinstance(e, exp.Alias):
+            names.add(name_of(e.args["alias"]) if isinstance(e.args.get("alias"), exp.Identifier) else e.alias.upper())
+            e = e.this
+        if isinstance(e, exp.Column):
+            names.add(name_of(e.this))
+    for key in order.expressions:
+        key = key.this if isinstance(key, exp.Ordered) else key
+        if isinstance(key, exp.Column) and isinstance(key.this, exp.Identifier) and name_of(key.this) not in names:
+            raise error(ERR_NOT_SELECTED_EXPRESSION, name=name_of(key.this))
+
+
 def check_select(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
     """Every check of this module for one query block."""
+    check_distinct_order(select)
     check_group_by(select)
     check_names(select, scope_for)
     check_set_operation(select, scope_for)

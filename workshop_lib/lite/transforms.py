@@ -913,6 +913,20 @@ def scalar_subquery_single_row(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def decode_to_case(node: exp.Expression) -> exp.Expression:
+    """``DECODE(expr, s1, r1, ..., [default])`` is a CASE over ``ora_decode_eq(expr, s)``: NULL matches NULL,
+    and a number compared with a character value converts the text as Oracle's implicit conversion does
+    (``DECODE(1, '1', 'a', 'b')`` is 'a'; SQLite's ``1 = '1'`` is false, so the CASE sqlglot writes said 'b')."""
+    if not isinstance(node, exp.DecodeCase) or len(node.expressions) < 3:
+        return node
+    subject, *rest = node.expressions
+    pairs = rest[:len(rest) // 2 * 2]
+    default = rest[-1] if len(rest) % 2 else None
+    ifs = [exp.If(this=exp.EQ(this=_anon("ora_decode_eq", subject.copy(), search), expression=exp.Literal.number(1)),
+                  true=result) for search, result in zip(pairs[0::2], pairs[1::2])]
+    return exp.Case(ifs=ifs, default=default)
+
+
 def cast_with_length(node: exp.Expression) -> exp.Expression:
     """``CAST(x AS NUMBER(p, s))`` rounds to ``s`` decimals and checks ``p`` as a NUMBER(p, s) column does
     (SQLite's CAST kept 15.649 for NUMBER(5,1)); ``CAST('literal' AS VARCHAR2(n))`` longer than ``n`` bytes is
@@ -940,7 +954,7 @@ REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
                                   quantified_comparison, concat_to_pipes, select_for_update, is_json_condition,
-                                  scalar_subquery_single_row, cast_with_length)
+                                  scalar_subquery_single_row, cast_with_length, decode_to_case)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:
