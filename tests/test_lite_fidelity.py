@@ -1812,6 +1812,8 @@ DOC_CORPUS += [
                   "WHERE employee_id IN (100, 103) ORDER BY employee_id",
          Rows([(e["last_name"], "exec" if e["department_id"] == 90 else "other")
                for e in _BY_ID if e["employee_id"] in (100, 103)])),
+    Item(SQL_REF, "SELECT LENGTH(TRIM('  ')), NVL(RTRIM('   '), 'blank'), NVL(LTRIM('xx', 'x'), 'gone') FROM DUAL",
+         Rows([(None, "blank", "gone")])),   # Oracle has no empty string: what trims to nothing is NULL
     Item(SQL_REF, "SELECT DISTINCT department_id FROM employees ORDER BY salary",
          Refused("ORA-01791", "not a SELECTed expression")),
     Item(SQL_REF, "SELECT DISTINCT department_id d FROM employees WHERE department_id IS NOT NULL ORDER BY d",

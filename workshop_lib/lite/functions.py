@@ -1315,6 +1315,19 @@ def decode_eq(value: Any, search: Any) -> int:
     return 1 if value == search else 0
 
 
+def _trimmer(strip: str) -> Callable[..., str | None]:
+    """SQLite's trim/ltrim/rtrim with Oracle's result for nothing left: NULL, not '' (Oracle has no empty
+    string: NVL(TRIM('  '), 'x') is 'x', LENGTH(RTRIM('   ')) is NULL)."""
+    def trim(text: Any, chars: Any = " ") -> str | None:
+        if text is None or chars is None:
+            return None
+        text = text if isinstance(text, str) else to_char(text)
+        chars = chars if isinstance(chars, str) else to_char(chars)
+        result = getattr(text, strip)(chars)
+        return result or None
+    return trim
+
+
 def single_row(count: Any) -> int:
     """The ORDER BY key lite adds to a scalar subquery (``ORDER BY ora_single_row(COUNT(*) OVER ())``): SQLite
     takes a scalar subquery's first row where Oracle raises ORA-01427 when it returns more than one."""
@@ -1400,6 +1413,9 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_sdo_check_diminfo": (check_diminfo, 1, True),
     "ora_raise_error": (raise_error, 2, False),
     "ora_single_row": (single_row, 1, False),
+    "trim": (_trimmer("strip"), -1, True),
+    "ltrim": (_trimmer("lstrip"), -1, True),
+    "rtrim": (_trimmer("rstrip"), -1, True),
     "ora_decode_eq": (decode_eq, 2, True),
     "ascii": (oracle_ascii, 1, True),
     "bitand": (bitand, 2, True),
