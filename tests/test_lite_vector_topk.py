@@ -145,3 +145,14 @@ def test_the_constant_cte_may_be_defined_above_the_pruned_block(conn, owner: str
     got = _run(conn, NESTED_FORM, q=QUERY, owner=owner, kind=kind, n=n)
     assert got == _run(conn, GROUPED.format(extra=""), q=QUERY, owner=owner, kind=kind, n=n)
     assert conn.caches.plans[NESTED_FORM].vector_slots[0].prune_sql is not None
+
+
+@pytest.mark.parametrize("template", [GROUPED, PLAIN])
+def test_a_null_query_vector_after_a_real_one_reads_like_the_full_scan(conn, template: str) -> None:
+    """The candidates handed to SQLite belong to one execution: a NULL query vector (every distance NULL)
+    neither reuses the previous execution's candidates nor loses rows: it answers as the unpruned block."""
+    pruned, full = template.format(extra=""), template.format(extra=" + 0")
+    assert _run(conn, pruned, q=QUERY, owner="u", kind="keep", n=5) == \
+        _run(conn, full, q=QUERY, owner="u", kind="keep", n=5)
+    got = _run(conn, pruned, q=None, owner="u", kind="keep", n=5)
+    assert len(got) == 5 and got == _run(conn, full, q=None, owner="u", kind="keep", n=5)

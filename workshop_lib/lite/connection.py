@@ -387,6 +387,10 @@ class LiteConnection:
             self._vd_candidates[slot.slot] = "[]"
             if query is None:
                 self._vd[slot.slot] = {}
+                if slot.prune_sql is not None:   # no distance to prune by: every row, as a full scan reads them
+                    every = [r[0] for r in self._con.execute(
+                        f'SELECT rowid FROM "{self._db(slot.owner)}"."{slot.table}"')]
+                    self._hand_over(slot.slot, every, [None] * len(every))
                 continue
             qvec = vector_as_numpy(encode_vector(query))
             rowids, matrix, norms = self._matrix(slot.owner, slot.table, slot.column)
