@@ -1658,6 +1658,16 @@ DOC_CORPUS: list[Item] = [
     Item(JSON_DEV, "SELECT JSON_OBJECT('name' VALUE 'Foo', 'age' VALUE 42) FROM DUAL",
          Rows([('{"name":"Foo","age":42}',)])),
     Item(JSON_DEV, "SELECT JSON_OBJECT(KEY 'deptno' VALUE 10) FROM DUAL", Rows([('{"deptno":10}',)])),
+    # found by this corpus: RETURNING NUMBER of a non-number was 0 (Oracle: NULL ON ERROR), "" was '' (NULL),
+    # and a DATE in JSON_OBJECT was lite's stored text (Oracle writes ISO 8601): now a named refusal
+    Item(JSON_DEV, "SELECT JSON_VALUE('{\"a\":\"x\"}', '$.a' RETURNING NUMBER), "
+                   "JSON_VALUE('{\"a\":\"12\"}', '$.a' RETURNING NUMBER) FROM DUAL", Rows([(None, 12)])),
+    Item(JSON_DEV, "SELECT NVL(JSON_VALUE('{\"a\":\"\"}', '$.a'), 'empty') FROM DUAL", Rows([("empty",)])),
+    Item(JSON_DEV, "SELECT JSON_OBJECT('name' VALUE last_name, 'hired' VALUE hire_date) FROM employees "
+                   "WHERE employee_id = 100", Refused("ORA-03001", "DATE or TIMESTAMP value in JSON_OBJECT")),
+    Item(JSON_DEV, "SELECT JSON_OBJECT('hired' VALUE TO_CHAR(hire_date, 'YYYY-MM-DD')) FROM employees "
+                   "WHERE employee_id = 100",
+         Rows([(json.dumps({"hired": f"{EMP[0]['hire_date']:%Y-%m-%d}"}, separators=(",", ":")),)])),
     Item(JSON_DEV, "SELECT JSON_ARRAY(1, 'two', 3) FROM DUAL", Rows([('[1,"two",3]',)])),
     Item(JSON_DEV, "SELECT JSON_ARRAY(JSON_OBJECT('a' VALUE 1), JSON_ARRAY(2)) FROM DUAL", Rows([('[{"a":1},[2]]',)])),
     Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE JSON_EXISTS('{\"a\":[1,2]}', '$.a')", Rows([(1,)])),

@@ -301,6 +301,9 @@ ERR_UNSUPPORTED_NUMTOYMINTERVAL = _unsupported("NUMTOYMINTERVAL outside date ari
 ERR_UNSUPPORTED_EXTRACT = _unsupported("EXTRACT({unit} FROM ...)")
 ERR_UNSUPPORTED_DATE_OF_EXPRESSION = _unsupported("DATE applied to an expression", "use TO_DATE(text, 'YYYY-MM-DD')")
 ERR_UNSUPPORTED_FETCH_OPTION = _unsupported("FETCH FIRST ... {option}", "use FETCH FIRST n ROWS ONLY")
+ERR_UNSUPPORTED_JSON_DATETIME = _unsupported(
+    "a DATE or TIMESTAMP value in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG (Oracle writes it in ISO 8601)",
+    "write it as text: TO_CHAR(d, 'YYYY-MM-DD\"T\"HH24:MI:SS')")
 ERR_UNSUPPORTED_JSON_QUERY_OPTIONS = _unsupported("JSON_QUERY with options", "use JSON_QUERY(col, '$.path')")
 ERR_UNSUPPORTED_CONTAINS_EXPRESSION = _unsupported("CONTAINS on an expression", "CONTAINS takes an indexed column")
 ERR_UNSUPPORTED_CONTAINS_CORRELATED = _unsupported("a CONTAINS query that depends on other columns",

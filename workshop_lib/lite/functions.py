@@ -212,7 +212,7 @@ def json_value(doc: Any, path: str, on_empty: Any = None, empty_default: Any = N
             raise ValueError("ORA-40441: JSON syntax error" if data is _INVALID else
                              f"ORA-40456: JSON_VALUE evaluated to non-scalar value (path {path})")
         return error_default if on_error == "DEFAULT" else None
-    if data is None:
+    if data is None or data == "":   # Oracle has no empty string: "" is NULL
         return None
     if isinstance(data, bool):
         return "true" if data else "false"
@@ -1328,6 +1328,16 @@ def _trimmer(strip: str) -> Callable[..., str | None]:
     return trim
 
 
+def json_number(value: Any) -> int | float | None:
+    """JSON_VALUE ... RETURNING NUMBER: the scalar as a number, NULL when it is not one (NULL ON ERROR)."""
+    if value is None or isinstance(value, (int, float)):
+        return value
+    try:
+        return formats.to_number(str(value))
+    except ValueError:
+        return None
+
+
 def single_row(count: Any) -> int:
     """The ORDER BY key lite adds to a scalar subquery (``ORDER BY ora_single_row(COUNT(*) OVER ())``): SQLite
     takes a scalar subquery's first row where Oracle raises ORA-01427 when it returns more than one."""
@@ -1413,6 +1423,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_sdo_check_diminfo": (check_diminfo, 1, True),
     "ora_raise_error": (raise_error, 2, False),
     "ora_single_row": (single_row, 1, False),
+    "ora_json_number": (json_number, 1, True),
     "trim": (_trimmer("strip"), -1, True),
     "ltrim": (_trimmer("lstrip"), -1, True),
     "rtrim": (_trimmer("rstrip"), -1, True),

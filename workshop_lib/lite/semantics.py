@@ -22,7 +22,8 @@ from sqlglot import exp
 from .dialect import Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INVALID_IDENTIFIER, ERR_NOT_A_GROUP_BY_EXPRESSION, ERR_NOT_SINGLE_GROUP, ERR_SET_COLUMN_COUNT,
-    ERR_INVALID_NUMBER_CONVERSION, ERR_NOT_SELECTED_EXPRESSION, ERR_SET_EXPRESSION_TYPES, error,
+    ERR_INVALID_NUMBER_CONVERSION, ERR_NOT_SELECTED_EXPRESSION, ERR_SET_EXPRESSION_TYPES,
+    ERR_UNSUPPORTED_JSON_DATETIME, error,
 )
 from .scope import Scope, infer_type, name_of
 
@@ -273,8 +274,29 @@ def check_distinct_order(select: exp.Select) -> None:
             raise error(ERR_NOT_SELECTED_EXPRESSION, name=name_of(key.this))
 
 
+def check_json_datetimes(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+    """A DATE or TIMESTAMP value in JSON_OBJECT/JSON_ARRAY/JSON_ARRAYAGG: Oracle writes it in ISO 8601
+    ("2024-01-02T00:00:00"); lite would write its stored text, so it refuses by name (ORA-03001)."""
+    for node in select.find_all(exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg):
+        if node.find_ancestor(exp.Select) is not select:
+            continue
+        values = [kv.expression if isinstance(kv, exp.JSONKeyValue) else kv for kv in node.expressions]
+        if isinstance(node, exp.JSONArrayAgg):
+            values = [node.this]
+        for value in values:
+            if not isinstance(value, exp.Expression):
+                continue
+            try:
+                kind = infer_type(value, scope_for(value))
+            except Exception:
+                continue
+            if _TYPE_GROUPS.get((kind or "").split("(")[0].upper()) == "DATE":
+                raise error(ERR_UNSUPPORTED_JSON_DATETIME)
+
+
 def check_select(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
     """Every check of this module for one query block."""
+    check_json_datetimes(select, scope_for)
     check_distinct_order(select)
     check_group_by(select)
     check_names(select, scope_for)

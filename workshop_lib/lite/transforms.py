@@ -147,7 +147,8 @@ def _native_json_value(doc: exp.Expression, path: str, *, trusted: bool) -> exp.
         ifs=[exp.If(this=exp.Literal.string(k), true=v) for k, v in (
             ("object", exp.Null()), ("array", exp.Null()),
             ("true", exp.Literal.string("true")), ("false", exp.Literal.string("false")))],
-        default=exp.Cast(this=_anon("json_extract", doc.copy(), lit.copy()), to=exp.DataType.build("TEXT")),
+        default=exp.Nullif(this=exp.Cast(this=_anon("json_extract", doc.copy(), lit.copy()),
+                                         to=exp.DataType.build("TEXT")), expression=exp.Literal.string("")),
     )
     if trusted:
         return case
@@ -536,7 +537,8 @@ def json_value_call(node: exp.Expression) -> exp.Expression:
         call = _anon("ora_json_value", node.this, exp.Literal.string(path_text))
     returning = node.args.get("returning")
     if isinstance(returning, exp.Expression) and returning.sql(dialect=Oracle).upper().startswith(("NUMBER", "DECIMAL")):
-        return exp.Cast(this=call, to=exp.DataType.build("DOUBLE"))
+        # a value that is not a number is NULL (NULL ON ERROR), not SQLite's CAST result 0
+        return _anon("ora_json_number", call)
     return call
 
 
