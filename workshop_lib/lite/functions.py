@@ -425,6 +425,9 @@ def to_char(value: Any, model: str | None = None, kind: str | None = None) -> st
             if value.is_integer():
                 return str(int(value))
             text = repr(value)
+            if "e" in text:   # Oracle writes 0.00001 as .00001 (not 1e-05) while it fits in 64 characters
+                plain = format(decimal.Decimal(text), "f")
+                text = plain if len(plain) <= 64 else text.upper()
             return text[1:] if text.startswith("0.") else text.replace("-0.", "-.")  # Oracle: .5, not 0.5
         return str(value)
     if model:
