@@ -1277,6 +1277,8 @@ SCOTT_CORPUS: list[Item] = [
          Rows(sorted((e["ename"],) for e in SEMP if e["deptno"] == 20))),
     Item(TUTORIAL_SQL, "select ename, dname from emp join dept using (deptno) where empno = 7499",
          Rows([("ALLEN", "SALES")])),
+    Item(TUTORIAL_SQL, "select e.ename, d.deptno from emp e join dept d using (deptno)",
+         Refused("ORA-25154", "USING")),   # was accepted
     Item(TUTORIAL_SQL, "select count(*) from emp cross join dept", Rows([(56,)])),
     Item(TUTORIAL_SQL, "select d.dname, e.ename from dept d full outer join emp e on e.deptno = d.deptno "
                        "where e.ename is null", Rows([("OPERATIONS", None)])),

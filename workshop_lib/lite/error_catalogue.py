@@ -193,6 +193,8 @@ ERR_INVALID_NUMBER_CONVERSION = ErrorSpec(1722, "invalid number ('{text}' conver
                                                "argument)", "give every argument the same type: NVL(TO_CHAR(n), 'text')")
 ERR_NOT_SELECTED_EXPRESSION = ErrorSpec(1791, "not a SELECTed expression ({name})",
                                         "with SELECT DISTINCT, ORDER BY only what the select list shows")
+ERR_USING_COLUMN_QUALIFIED = ErrorSpec(25154, "column part of USING clause cannot have qualifier ({name})",
+                                       "write the USING column without a table alias: {name}")
 ERR_SET_EXPRESSION_TYPES = ErrorSpec(1790, "expression must have same datatype as corresponding expression",
                                      "convert one side: TO_CHAR(n), TO_NUMBER(text), TO_DATE(text, 'fmt')")
 ERR_SQLITE_SYNTAX = ErrorSpec(933, "SQL command not properly ended or invalid (near {token})",

@@ -23,7 +23,7 @@ from .dialect import Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INVALID_IDENTIFIER, ERR_NOT_A_GROUP_BY_EXPRESSION, ERR_NOT_SINGLE_GROUP, ERR_SET_COLUMN_COUNT,
     ERR_INVALID_NUMBER_CONVERSION, ERR_NOT_SELECTED_EXPRESSION, ERR_SET_EXPRESSION_TYPES,
-    ERR_UNSUPPORTED_JSON_DATETIME, error,
+    ERR_UNSUPPORTED_JSON_DATETIME, ERR_USING_COLUMN_QUALIFIED, error,
 )
 from .scope import Scope, infer_type, name_of
 
@@ -294,8 +294,21 @@ def check_json_datetimes(select: exp.Select, scope_for: Callable[[exp.Expression
                 raise error(ERR_UNSUPPORTED_JSON_DATETIME)
 
 
+def check_using_qualifiers(select: exp.Select) -> None:
+    """A column of a JOIN ... USING (col) list written with a qualifier (``a.id``) is ORA-25154 in Oracle."""
+    using = {name_of(c.this if isinstance(c, exp.Column) else c)
+             for join in select.args.get("joins") or [] for c in join.args.get("using") or []}
+    if not using:
+        return
+    for column in select.find_all(exp.Column):
+        if column.find_ancestor(exp.Select) is select and column.args.get("table") is not None \
+                and isinstance(column.this, exp.Identifier) and name_of(column.this) in using:
+            raise error(ERR_USING_COLUMN_QUALIFIED, name=name_of(column.this))
+
+
 def check_select(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
     """Every check of this module for one query block."""
+    check_using_qualifiers(select)
     check_json_datetimes(select, scope_for)
     check_distinct_order(select)
     check_group_by(select)
