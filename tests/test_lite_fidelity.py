@@ -1820,6 +1820,7 @@ DOC_CORPUS += [
     Item(SQL_REF, "SELECT LPAD(employee_id, 6, 0), RPAD(1.5, 5, 0) FROM employees WHERE employee_id = 100",
          Rows([("000100", "1.500")])),
     Item(SQL_REF, "SELECT DECODE(1, '1', 'a', 'b'), DECODE('1', 1, 'a', 'b') FROM DUAL", Rows([("a", "a")])),
+    Item(SQL_REF, "SELECT N'Zürich', n'abc' || 'd' FROM DUAL", Rows([("Zürich", "abcd")])),   # was ORA-00904 "N"
     Item(SQL_REF, "SELECT TO_CHAR(0.00001), 'v' || 1e-7, TO_CHAR(-0.000012) FROM DUAL",
          Rows([(".00001", "v.0000001", "-.000012")])),   # was '1e-05': Python's repr, not Oracle's TO_CHAR
     Item(SQL_REF, "SELECT last_name, DECODE(department_id, '90', 'exec', 'other') FROM employees "

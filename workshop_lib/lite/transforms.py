@@ -915,6 +915,14 @@ def scalar_subquery_single_row(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def national_string(node: exp.Expression) -> exp.Expression:
+    """``N'text'`` (a national character literal) is the text: lite's strings are Unicode already (SQLite
+    read N'x' as a column N followed by a string, ORA-00904 "N")."""
+    if isinstance(node, exp.National):
+        return exp.Literal.string(node.name)
+    return node
+
+
 def decode_to_case(node: exp.Expression) -> exp.Expression:
     """``DECODE(expr, s1, r1, ..., [default])`` is a CASE over ``ora_decode_eq(expr, s)``: NULL matches NULL,
     and a number compared with a character value converts the text as Oracle's implicit conversion does
@@ -956,7 +964,7 @@ REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
                                   quantified_comparison, concat_to_pipes, select_for_update, is_json_condition,
-                                  scalar_subquery_single_row, cast_with_length, decode_to_case)
+                                  scalar_subquery_single_row, cast_with_length, decode_to_case, national_string)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:
