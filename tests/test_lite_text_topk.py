@@ -182,3 +182,30 @@ def test_search_arrays_are_the_search_dict(ties) -> None:
         rowids, scores = index.search_arrays(query)
         assert dict(zip(rowids.tolist(), scores.tolist())) == index.search(query)
         assert rowids.tolist() == list(index.search(query))
+
+
+def test_rows_added_after_searches_give_the_answers_of_a_fresh_index() -> None:
+    """TextIndex.add extends the arrays earlier searches built (new documents number highest) instead of
+    dropping them; every query must still answer exactly as an index built from the final rows."""
+    import random
+
+    from workshop_lib import oracle_text
+    from workshop_lib.lite.text import TextIndex
+
+    rng = random.Random(3)
+    words = ["vessel", "port", "crane", "berth", "delay", "cargo", "reefer", "storm"]
+    rows = {i: " ".join(rng.choice(words) for _ in range(rng.randint(1, 8))) for i in range(1, 300)}
+    index = TextIndex(oracle_text)
+    index.rebuild(rows.items())
+    queries = ["vessel", "cargo OR storm", "berth AND delay", "{vessel port}", "crane NOT reefer", "vess%",
+               "{port crane berth}"]
+    for step in range(40):
+        for query in queries:
+            index.search_arrays(query)   # builds (and keeps) the per-token arrays
+        rowid = rng.choice([max(rows) + 1, rng.randrange(1, max(rows))])   # a new row, or a row written again
+        rows[rowid] = " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
+        index.add(rowid, rows[rowid])
+        fresh = TextIndex(oracle_text)
+        fresh.rebuild(sorted(rows.items()))
+        for query in queries:
+            assert index.search(query) == fresh.search(query), (step, query)

@@ -572,7 +572,12 @@ class TextIndex:
         self._rowids.append(rowid)
         self._lengths.append(len(tokens))
         self._doc_of[rowid] = doc
-        self._rowid_array = self._length_array = None
+        # The new document has the highest number, so arrays built for searches are extended, not dropped:
+        # after a write the next search does not rebuild them from the postings (O(hits) per query token).
+        if self._rowid_array is not None:
+            self._rowid_array = np.append(self._rowid_array, rowid)
+        if self._length_array is not None:
+            self._length_array = np.append(self._length_array, len(tokens))
         postings, arrays = self._postings, self._arrays
         for token, where in positions.items():
             bucket = postings.get(token)
@@ -580,7 +585,11 @@ class TextIndex:
                 postings[token] = bucket = {}
                 self._vocabulary = None
             bucket[doc] = where
-            arrays.pop(token, None)
+            cached = arrays.get(token)
+            if cached is not None:   # docs and keys stay sorted: doc is above every number in them
+                docs, freqs, keys = cached
+                arrays[token] = (np.append(docs, doc), np.append(freqs, len(where)),
+                                 np.append(keys, np.asarray(where, dtype=np.int64) | (doc << 32)))
         self._doc_tokens[doc] = tuple(positions)
 
     def _compact(self) -> None:
