@@ -1821,6 +1821,12 @@ DOC_CORPUS += [
          Rows([("000100", "1.500")])),
     Item(SQL_REF, "SELECT DECODE(1, '1', 'a', 'b'), DECODE('1', 1, 'a', 'b') FROM DUAL", Rows([("a", "a")])),
     Item(SQL_REF, "SELECT N'Zürich', n'abc' || 'd' FROM DUAL", Rows([("Zürich", "abcd")])),   # was ORA-00904 "N"
+    # the SQL Reference's nested aggregate: the largest department total (was ORA-00934 from SQLite's refusal)
+    Item(SQL_REF, "SELECT MAX(SUM(salary)), MIN(COUNT(*)) FROM employees GROUP BY department_id",
+         Rows([(max(DEPT_TOTALS.values()), min(sum(1 for e in EMP if e["department_id"] == d) for d in DEPT_TOTALS))])),
+    Item(SQL_REF, "SELECT department_id, MAX(COUNT(*)) FROM employees GROUP BY department_id", Refused("ORA-00937")),
+    Item(SQL_REF, "SELECT last_name FROM employees WHERE ROW_NUMBER() OVER (ORDER BY salary) = 1",
+         Refused("ORA-30483", "window functions are not allowed here")),
     Item(SQL_REF, "SELECT TO_CHAR(0.00001), 'v' || 1e-7, TO_CHAR(-0.000012) FROM DUAL",
          Rows([(".00001", "v.0000001", "-.000012")])),   # was '1e-05': Python's repr, not Oracle's TO_CHAR
     Item(SQL_REF, "SELECT last_name, DECODE(department_id, '90', 'exec', 'other') FROM employees "

@@ -187,6 +187,13 @@ ERR_TRUNCATE_REFERENCED = ErrorSpec(2266, "unique/primary keys in table referenc
                                     "delete the child rows and then the parent's (DELETE), or truncate the children "
                                     "and drop them first")
 ERR_CAST_VALUE_OUT_OF_RANGE = ErrorSpec(25137, "Data value out of range ('{value}' as {type})")
+ERR_NOT_SINGLE_GROUP_NESTED = ErrorSpec(
+    937, "not a single-group group function (with nested aggregates every select-list item must be one)",
+    "aggregate the grouped rows in a subquery: SELECT MAX(n) FROM (SELECT COUNT(*) n FROM t GROUP BY g)")
+ERR_WINDOW_FUNCTION_NOT_ALLOWED = ErrorSpec(
+    30483, "window functions are not allowed here",
+    "compute it in a subquery and filter outside: SELECT * FROM (SELECT ..., ROW_NUMBER() OVER (...) rn ...) "
+    "WHERE rn = 1")
 ERR_ORDER_BY_POSITION = ErrorSpec(1785, "ORDER BY item must be the number of a SELECT-list expression")
 ERR_SET_COLUMN_COUNT = ErrorSpec(1789, "query block has incorrect number of result columns")
 ERR_INVALID_NUMBER_CONVERSION = ErrorSpec(1722, "invalid number ('{text}' converted to the NUMBER type of the first "
@@ -374,7 +381,8 @@ _SQLITE_PATTERNS: list[tuple[re.Pattern[str], ErrorSpec, Callable[[re.Match[str]
     (re.compile(r"database is locked"), ERR_SQLITE_LOCKED, lambda m: {}),
     (re.compile(r"wrong number of arguments to function (\w+)\(\)"), ERR_WRONG_NUMBER_OF_ARGUMENTS,
      lambda m: {"function": m.group(1).upper()}),
-    (re.compile(r"misuse of (?:aggregate|window) function"), ERR_GROUP_FUNCTION_NOT_ALLOWED, lambda m: {}),
+    (re.compile(r"misuse of window function"), ERR_WINDOW_FUNCTION_NOT_ALLOWED, lambda m: {}),
+    (re.compile(r"misuse of aggregate function"), ERR_GROUP_FUNCTION_NOT_ALLOWED, lambda m: {}),
     (re.compile(r"ORDER BY term out of range"), ERR_ORDER_BY_POSITION, lambda m: {}),
     (re.compile(r"do not have the same number of result columns"), ERR_SET_COLUMN_COUNT, lambda m: {}),
     (re.compile(r'near "([^"]*)": syntax error'), ERR_SQLITE_SYNTAX, lambda m: {"token": m.group(1).upper()}),

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
-    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
     ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
@@ -915,6 +915,48 @@ def scalar_subquery_single_row(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def _is_aggregate(node: exp.Expression) -> bool:
+    return isinstance(node, exp.AggFunc) and not isinstance(node.parent, exp.Window)
+
+
+def nested_aggregates(node: exp.Expression) -> exp.Expression:
+    """``SELECT MAX(COUNT(*)) FROM t GROUP BY g`` (an aggregate of the groups' aggregates, which Oracle allows
+    with GROUP BY) is ``SELECT MAX(c1) FROM (SELECT COUNT(*) c1 FROM t GROUP BY g)``; SQLite refused it as a
+    misuse of an aggregate. Every select-list item must then be such a nested aggregate (Oracle's rule)."""
+    if not isinstance(node, exp.Select) or not node.args.get("group"):
+        return node
+    nested = [agg for e in node.expressions for agg in e.find_all(exp.AggFunc)
+              if _is_aggregate(agg) and any(_is_aggregate(a) for a in agg.find_all(exp.AggFunc) if a is not agg)]
+    if not nested:
+        return node
+    if node.args.get("order") or node.args.get("distinct"):
+        raise error(ERR_UNSUPPORTED, construct="nested aggregate functions with ORDER BY or DISTINCT "
+                                               "(aggregate the grouped rows in a subquery)")
+    inner = node.copy()
+    inner_columns: list[exp.Expression] = []
+    outer = node.copy()
+    outer.set("group", None)
+    outer.set("having", None)
+    outer.set("where", None)
+    outer.set("joins", None)
+    outer.set("with_", None)
+    for item in outer.expressions:
+        for agg in [a for a in item.find_all(exp.AggFunc) if _is_aggregate(a)]:
+            inner_aggs = [a for a in agg.find_all(exp.AggFunc) if a is not agg and _is_aggregate(a)]
+            for inner_agg in inner_aggs:
+                if inner_agg.parent is None:
+                    continue
+                alias = f"LITE_NESTED_{len(inner_columns) + 1}"
+                inner_columns.append(exp.alias_(inner_agg.copy(), alias))
+                inner_agg.replace(exp.column(alias))
+        if not any(_is_aggregate(a) for a in item.find_all(exp.AggFunc)):
+            raise error(ERR_NOT_SINGLE_GROUP_NESTED)
+    inner.set("expressions", inner_columns)
+    outer.set("from_", exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(
+        this=exp.to_identifier("LITE_GROUPS")))))
+    return outer
+
+
 def national_string(node: exp.Expression) -> exp.Expression:
     """``N'text'`` (a national character literal) is the text: lite's strings are Unicode already (SQLite
     read N'x' as a column N followed by a string, ORA-00904 "N")."""
@@ -964,7 +1006,8 @@ REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
                                   quantified_comparison, concat_to_pipes, select_for_update, is_json_condition,
-                                  scalar_subquery_single_row, cast_with_length, decode_to_case, national_string)
+                                  scalar_subquery_single_row, cast_with_length, decode_to_case, national_string,
+                                  nested_aggregates)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:
