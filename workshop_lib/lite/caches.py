@@ -217,16 +217,38 @@ class ColumnValues:
 
     ``kinds`` says per row whether the value is text (0), a number (1) or
     anything else (2: NULL, bytes), so a caller can tell in one array operation
-    whether a set of rows compares in Python as SQLite orders it.
+    whether a set of rows compares in Python as SQLite orders it. Like
+    :class:`VectorColumn`, spare capacity at the end makes an append (an
+    INSERT's new rowid above the others) O(1).
     """
 
     TEXT, NUMBER, OTHER = 0, 1, 2
 
     def __init__(self, rows: list[tuple[int, Any]]) -> None:
-        self.rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        self.values = np.empty(len(rows), dtype=object)
-        self.values[:] = [r[1] for r in rows]
-        self.kinds = np.fromiter((self.kind(r[1]) for r in rows), dtype=np.int8, count=len(rows))
+        values = np.empty(len(rows), dtype=object)
+        values[:] = [r[1] for r in rows]
+        self._reset(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), values,
+                    np.fromiter((self.kind(r[1]) for r in rows), dtype=np.int8, count=len(rows)))
+
+    def _reset(self, rowids: np.ndarray, values: np.ndarray, kinds: np.ndarray) -> None:
+        self._n = n = len(rowids)
+        capacity = n + max(64, n // 8)
+        self._rowids = np.zeros(capacity, dtype=np.int64)
+        self._values = np.empty(capacity, dtype=object)
+        self._kinds = np.zeros(capacity, dtype=np.int8)
+        self._rowids[:n], self._values[:n], self._kinds[:n] = rowids, values, kinds
+
+    @property
+    def rowids(self) -> np.ndarray:
+        return self._rowids[:self._n]
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._values[:self._n]
+
+    @property
+    def kinds(self) -> np.ndarray:
+        return self._kinds[:self._n]
 
     @classmethod
     def kind(cls, value: Any) -> int:
@@ -236,39 +258,42 @@ class ColumnValues:
     def at(self, rowids: np.ndarray) -> np.ndarray | None:
         """Positions of ``rowids`` in the arrays, or None when one of them is not a row."""
         at = np.searchsorted(self.rowids, rowids)
-        if len(at) and (at.max() >= len(self.rowids) or not np.array_equal(self.rowids[at], rowids)):
+        if len(at) and (at.max() >= self._n or not np.array_equal(self.rowids[at], rowids)):
             return None
         return at
 
     def apply(self, rows: list[tuple[int, Any]], changed: set[int]) -> None:
         """Catch up with writes: ``changed`` rowids were written, ``rows`` are those of them that still exist.
 
-        Updates are written in place; deletes and inserts move the arrays once
-        (an INSERT's new rowid above the others is an append): no sort, so a
-        write costs a copy of the arrays, not a rebuild.
+        Updates are written in place and an INSERT above the highest rowid is
+        an append; a delete or an insert below moves the arrays once. No sort.
         """
         now = dict(rows)
         ids = np.asarray(sorted(changed), dtype=np.int64)
-        n = len(self.rowids)
-        at = np.searchsorted(self.rowids, ids)
-        present = (at < n) & (self.rowids[np.minimum(at, max(n - 1, 0))] == ids) if n else np.zeros(len(ids), bool)
+        n = self._n
+        rowids = self.rowids
+        at = np.searchsorted(rowids, ids)
+        present = (at < n) & (rowids[np.minimum(at, max(n - 1, 0))] == ids) if n else np.zeros(len(ids), bool)
         exists = np.fromiter((int(i) in now for i in ids), dtype=bool, count=len(ids))
         for k in np.nonzero(present & exists)[0].tolist():
             value = now[int(ids[k])]
-            self.values[at[k]] = value
-            self.kinds[at[k]] = self.kind(value)
+            self._values[at[k]] = value
+            self._kinds[at[k]] = self.kind(value)
         gone = at[present & ~exists]
-        if len(gone):
-            self.rowids, self.values, self.kinds = (np.delete(a, gone) for a in (self.rowids, self.values, self.kinds))
         new = ids[~present & exists]
-        if len(new):
-            where = np.searchsorted(self.rowids, new)
-            added = np.empty(len(new), dtype=object)
-            added[:] = [now[int(i)] for i in new]
-            kinds = np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new))
-            self.rowids = np.insert(self.rowids, where, new)
-            self.values = np.insert(self.values, where, added)
-            self.kinds = np.insert(self.kinds, where, kinds)
+        added = np.empty(len(new), dtype=object)
+        added[:] = [now[int(i)] for i in new]
+        kinds = np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new))
+        if not len(gone) and len(new) and (n == 0 or new[0] > rowids[-1]) and n + len(new) <= len(self._rowids):
+            end = n + len(new)
+            self._rowids[n:end], self._values[n:end], self._kinds[n:end] = new, added, kinds
+            self._n = end
+            return
+        if len(gone) or len(new):
+            keep_rowids, keep_values, keep_kinds = (np.delete(a, gone) for a in (self.rowids, self.values, self.kinds))
+            where = np.searchsorted(keep_rowids, new)
+            self._reset(np.insert(keep_rowids, where, new), np.insert(keep_values, where, added),
+                        np.insert(keep_kinds, where, kinds))
 
 
 class DerivedCaches:
