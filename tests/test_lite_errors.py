@@ -121,3 +121,24 @@ def test_the_docs_list_every_refusal_the_catalogue_has() -> None:
     start, end = docs.index(DOC_BEGIN), docs.index(DOC_END) + len(DOC_END)
     assert docs[start:end] == unsupported_markdown()
     assert unsupported_markdown().count("\n| ") >= 40
+
+
+def test_a_write_blocked_by_another_connections_open_change_says_what_to_do(tmp_path) -> None:
+    """SQLite's single writer surfaces as ORA-00054 naming the other connection's uncommitted change."""
+    from workshop_lib.backends.lite import connect_lite
+
+    first, second = connect_lite(tmp_path / "lite"), connect_lite(tmp_path / "lite")
+    try:
+        first.cursor().execute("CREATE TABLE t1 (x NUMBER)")
+        first.commit()
+        first.cursor().execute("INSERT INTO t1 VALUES (1)")   # left uncommitted
+        with pytest.raises(Exception) as info:
+            second.cursor().execute("CREATE TABLE t2 (y NUMBER)")
+        message = str(info.value)
+        assert message.startswith("ORA-00054") and "uncommitted change" in message
+        assert "commit or roll back in the other connection" in message
+        first.rollback()
+        second.cursor().execute("CREATE TABLE t2 (y NUMBER)")   # free again
+    finally:
+        first.close()
+        second.close()

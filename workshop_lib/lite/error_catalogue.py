@@ -176,8 +176,11 @@ ERR_SQLITE_AMBIGUOUS_COLUMN = ErrorSpec(918, 'column ambiguously defined: "{colu
 ERR_SQLITE_NO_SUCH_FUNCTION = ErrorSpec(
     904, '"{function}": invalid identifier',
     "the lite backend does not implement this function; see docs/lite-engine.md for the ones it has")
-ERR_SQLITE_LOCKED = ErrorSpec(54, "resource busy (the lite database is locked by another process)",
-                              "close other notebooks or kernels using the same WORKSHOP_HOME")
+ERR_SQLITE_LOCKED = ErrorSpec(
+    54, "resource busy: another connection on this WORKSHOP_HOME (a notebook, kernel or process) holds an "
+        "uncommitted change, and lite lets one connection write at a time",
+    "commit or roll back in the other connection (or close it), then run this again; Oracle would not make "
+    "this statement wait (lite's single-writer limit, docs/lite-engine.md)")
 ERR_GROUP_FUNCTION_NOT_ALLOWED = ErrorSpec(
     934, "group function is not allowed here",
     "filter on an aggregate in HAVING, or compute it in a subquery: WHERE sal > (SELECT AVG(sal) FROM emp)")
