@@ -31,11 +31,12 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import nbformat
+from typing import TYPE_CHECKING, Any
 
 from .todos import Todo, for_notebook
+
+if TYPE_CHECKING:  # the fresh grading process never needs nbformat: importing it costs ~2 s (jsonschema)
+    import nbformat
 
 __all__ = ["CleanResult", "todo_sources", "flags_for", "clean_grade", "SUSPICIOUS", "SECRET_VARIABLES"]
 
