@@ -525,10 +525,10 @@ def _date_unit_bounds(day: dt.datetime, key: str) -> tuple[dt.datetime, dt.datet
     if key == "Q":
         month = (day.month - 1) // 3 * 3 + 1
         start = dt.datetime(day.year, month, 1)
-        return start, _add_months_dt(start, 3)
+        return start, _shift_months(start, 3)
     if key == "MM":
         start = dt.datetime(day.year, day.month, 1)
-        return start, _add_months_dt(start, 1)
+        return start, _shift_months(start, 1)
     if key in ("WW", "W", "IW", "DAY"):
         # a week starting on the weekday of 1 January (WW), of the 1st of the month (W), Monday (IW) or
         # Sunday (DAY: the first day of the week under NLS_TERRITORY = AMERICA)
@@ -546,11 +546,6 @@ def _date_unit_bounds(day: dt.datetime, key: str) -> tuple[dt.datetime, dt.datet
         return start, start + dt.timedelta(hours=1)
     start = day.replace(second=0, microsecond=0)
     return start, start + dt.timedelta(minutes=1)
-
-
-def _add_months_dt(day: dt.datetime, months: int) -> dt.datetime:
-    index = day.year * 12 + day.month - 1 + months
-    return day.replace(year=index // 12, month=index % 12 + 1)
 
 
 def _rounds_up(day: dt.datetime, key: str, start: dt.datetime, end: dt.datetime) -> bool:
