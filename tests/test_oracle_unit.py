@@ -263,6 +263,9 @@ class FakeOracle:
             return [(rid,) for rid, m in sorted(self.memories.items()) if not m["vector"]]
         if u.startswith(f"SELECT CONTENT FROM {MEMORY_TABLE.upper()} WHERE RECORD_ID = :ID"):
             return [(self.memories[p["id"]]["content"],)]
+        if u.startswith("SELECT RECORD_ID, JSON_VALUE(METADATA, '$.KIND'), DBMS_LOB.SUBSTR(CONTENT, 4000, 1)"):
+            return [(rid, m.get("kind"), m["content"]) for rid, m in self.memories.items()
+                    if m["user"] == p["user_id"] and m["agent"] == p["agent_id"] and rid.startswith("fact-")]
         if u.startswith("SELECT RECORD_ID, DBMS_LOB.SUBSTR(CONTENT, 4000, 1)"):
             return [(rid, m["content"]) for rid, m in self.memories.items()
                     if m["user"] == p["user_id"] and m["agent"] == p["agent_id"]]

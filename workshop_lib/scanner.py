@@ -194,6 +194,9 @@ class ScanReport:
     tables: int
     columns: int
     extras: int
+    written: int = 0    # fact memories this scan (re)wrote: missing, or their text changed
+    removed: int = 0    # stale fact memories an earlier scan wrote that the catalog no longer yields
+    others: int = 0     # memories a scan does not write (the learner's own), left untouched
 
     @property
     def total(self) -> int:
@@ -218,33 +221,52 @@ def reference_scan(ws: Any, *, progress: bool = False, owner: str = SCHEMA, forc
     """Scan ``owner`` with the reference scanners and store the facts plus EXTRA_MEMORIES.
 
     Idempotent and cheap to repeat: only facts whose memory is missing or
-    whose text changed are written (``force=True`` rewrites all of them).
+    whose text changed are written (``force=True`` rewrites all of them), and
+    the fact memories :func:`stale_facts` would report are deleted, so the
+    doctor's "catalog memories" check and this scan always agree.
     """
     tables = scan_tables(ws.conn, owner)
     columns = scan_columns(ws.conn, owner)
     everything = [*tables, *columns, *EXTRA_MEMORIES]
-    facts = everything
     stored = stored_memories(ws.conn, user_id=ws.user_id, agent_id=ws.agent_id)
-    if not force:
-        facts = [f for f in facts if stored.get(f.memory_id) != f.body]
+    facts = everything if force else [f for f in everything if stored.get(f.memory_id) != f.body]
     if facts:
         write_facts(ws.memory_client, facts, user_id=ws.user_id, agent_id=ws.agent_id, progress=progress)
     keep = {f.memory_id for f in everything}
+    stale: dict[str, str] = {}
     if any(memory_id.startswith("fact-") and memory_id not in keep for memory_id in stored):
-        # facts an earlier (e.g. wrong) scan wrote that the catalog no longer yields
-        _remove_stale_facts(ws.memory_client, {f.kind for f in everything}, keep, ws.user_id, ws.agent_id)
-    return ScanReport(len(tables), len(columns), len(EXTRA_MEMORIES))
+        stale = _stale_among(ws.conn, keep, ws.user_id, ws.agent_id)
+        for memory_id in stale:
+            ws.memory_client.delete_memory(memory_id)
+    others = sum(1 for memory_id in stored if not memory_id.startswith("fact-"))
+    return ScanReport(len(tables), len(columns), len(EXTRA_MEMORIES), written=len(facts), removed=len(stale),
+                      others=others)
+
+
+#: The kinds a catalog scan writes: a ``fact-`` memory of another kind was written by someone else and is kept.
+SCANNED_KINDS = frozenset({"table", "column", *(f.kind for f in EXTRA_MEMORIES)})
 
 
 def stale_facts(conn: Any, *, owner: str = SCHEMA, user_id: str = USER_ID, agent_id: str = AGENT_ID) -> dict[str, str]:
     """Fact memories stored for ``user_id``/``agent_id`` that a scan of ``owner`` would not write now.
 
     Returns record_id -> content. A fact memory's id is derived from its
-    subject, so one the current catalog (plus EXTRA_MEMORIES) does not yield
-    was written by an earlier, different scan — typically a wrong first attempt
-    at TODO 1 — and would surface in search results as if it were documentation.
-    The learner's own memories (ids not starting with ``fact-``) are never listed.
+    subject, so one of a kind the scan writes (SCANNED_KINDS) that the current
+    catalog (plus EXTRA_MEMORIES) does not yield was written by an earlier,
+    different scan — typically a wrong first attempt at TODO 1 — and would
+    surface in search results as if it were documentation. The learner's own
+    memories (other ids, or other kinds) are never listed.
     """
     expected = {f.memory_id for f in (*scan_tables(conn, owner), *scan_columns(conn, owner), *EXTRA_MEMORIES)}
-    stored = stored_memories(conn, user_id=user_id, agent_id=agent_id)
-    return {rid: text for rid, text in stored.items() if str(rid).startswith("fact-") and rid not in expected}
+    return _stale_among(conn, expected, user_id, agent_id)
+
+
+def _stale_among(conn: Any, expected: set[str], user_id: str, agent_id: str) -> dict[str, str]:
+    """record_id -> content of the stored ``fact-`` memories of a scanned kind whose id is not in ``expected``."""
+    from .config import MEMORY_TABLE
+
+    with conn.cursor() as cur:
+        cur.execute(f"SELECT record_id, JSON_VALUE(metadata, '$.kind'), DBMS_LOB.SUBSTR(content, 4000, 1) "
+                    f"FROM {MEMORY_TABLE} WHERE user_id = :user_id AND agent_id = :agent_id "
+                    "AND record_id LIKE 'fact-%'", user_id=user_id, agent_id=agent_id)
+        return {rid: text for rid, kind, text in cur.fetchall() if kind in SCANNED_KINDS and rid not in expected}

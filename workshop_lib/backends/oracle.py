@@ -148,20 +148,11 @@ class MemoryRepairs:
 
     def scan(self) -> tuple[str, str]:
         """The catalog scan: fact memories the catalog does not yield are deleted, missing ones written."""
-        from ..scanner import stale_facts, stored_memories
-
-        ws = self.ws
-        scope = {"user_id": ws.user_id, "agent_id": ws.agent_id}
-        stale = stale_facts(ws.conn, **scope)
-        before = stored_memories(ws.conn, **scope)
-        ws.scan()
-        after = stored_memories(ws.conn, **scope)
-        written = sum(1 for rid, text in after.items() if before.get(rid) != text)
-        kept = len([rid for rid in after if not str(rid).startswith("fact-")])
-        if not stale and not written:
-            return "skipped", f"every fact memory matches the catalog ({len(after)} memories for {ws.user_id})"
-        return "done", (f"catalog scan: {written} fact memories written, {len(stale)} stale ones removed; "
-                        f"{kept} memories of your own kept")
+        report = self.ws.scan()
+        if not report.written and not report.removed:
+            return "skipped", "every fact memory matches the catalog"
+        return "done", (f"catalog scan: {report.written} fact memories written, {report.removed} stale ones "
+                        f"removed; {report.others} memories of your own kept")
 
     def vectors(self) -> tuple[str, str]:
         """Re-embed every memory without a chunk/vector through OAMP (text, metadata and status kept)."""
