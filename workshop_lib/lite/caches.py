@@ -127,7 +127,68 @@ class ChangeLog:
         self._pending.clear()
 
 
-class VectorColumn:
+class _RowidArrays:
+    """Parallel arrays (rowids first) in rowid order without gaps, with spare capacity at the end.
+
+    The shared storage of :class:`VectorColumn` and :class:`ColumnValues`: an
+    append (new rowids above the others, what INSERT gives) is amortised O(1);
+    a removal, or an insert below the highest rowid, moves the rows after it
+    once (no SQL, no sort).
+    """
+
+    def __init__(self, rowids: np.ndarray, *columns: np.ndarray) -> None:
+        self._n = n = len(rowids)
+        capacity = n + max(64, n // 8)
+        self._arrays: list[np.ndarray] = []
+        for array in (rowids, *columns):
+            spare = np.zeros((capacity,) + array.shape[1:], dtype=array.dtype)   # spare rows are never read
+            spare[:n] = array
+            self._arrays.append(spare)
+
+    @property
+    def rowids(self) -> np.ndarray:
+        return self._arrays[0][:self._n]
+
+    def _find(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Positions of ``ids`` in the arrays (where they would go) and whether each is there."""
+        n, rowids = self._n, self.rowids
+        at = np.searchsorted(rowids, ids)
+        present = (at < n) & (rowids[np.minimum(at, max(n - 1, 0))] == ids) if n else np.zeros(len(ids), dtype=bool)
+        return at, present
+
+    def _remove(self, positions: np.ndarray) -> None:
+        """Drop the rows at ``positions``, moving the rows after them up."""
+        if not len(positions):
+            return
+        keep = np.ones(self._n, dtype=bool)
+        keep[positions] = False
+        n = int(keep.sum())
+        for array in self._arrays:
+            array[:n] = array[:self._n][keep]
+        self._n = n
+
+    def _add(self, ids: np.ndarray, *columns: np.ndarray) -> None:
+        """Insert rows ``ids`` (sorted, none of them present) with their ``columns``, keeping rowid order."""
+        n, extra = self._n, len(ids)
+        if not extra:
+            return
+        if n + extra > len(self._arrays[0]):
+            capacity = n + extra + max(64, (n + extra) // 2)
+            for k, old in enumerate(self._arrays):
+                grown = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
+                grown[:n] = old[:n]
+                self._arrays[k] = grown
+        if n == 0 or ids[0] > self._arrays[0][n - 1]:
+            for array, added in zip(self._arrays, (ids, *columns)):
+                array[n:n + extra] = added
+        else:   # below the highest rowid (explicit rowids): merge in rowid order
+            where = np.searchsorted(self.rowids, ids)
+            for array, added in zip(self._arrays, (ids, *columns)):
+                array[:n + extra] = np.insert(array[:n], where, added, axis=0)
+        self._n = n + extra
+
+
+class VectorColumn(_RowidArrays):
     """The vectors of one VECTOR column as one float32 matrix, laid out as a full read would lay them out.
 
     Rows are in rowid order without gaps, exactly as ``SELECT rowid, col ...
@@ -140,22 +201,20 @@ class VectorColumn:
     """
 
     def __init__(self, rowids: np.ndarray, matrix: np.ndarray, norms: np.ndarray) -> None:
-        self._n = len(rowids)
-        capacity = self._n + max(64, self._n // 8)
         dims = matrix.shape[1] if matrix.ndim == 2 else 0
-        self._rowids = np.zeros(capacity, dtype=np.int64)
-        self._matrix = np.zeros((capacity, dims), dtype=np.float32)
-        self._norms = np.zeros(capacity, dtype=norms.dtype if len(norms) else np.float32)
-        self._rowids[:self._n], self._matrix[:self._n], self._norms[:self._n] = rowids, matrix, norms
+        super().__init__(np.asarray(rowids, dtype=np.int64),
+                         np.asarray(matrix, dtype=np.float32).reshape(len(rowids), dims),
+                         np.asarray(norms, dtype=norms.dtype if len(norms) else np.float32))
 
     @property
     def dims(self) -> int:
-        return self._matrix.shape[1]
+        return self._arrays[1].shape[1]
 
     def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(rowids, vectors, norms)`` of the rows with a vector, in rowid order (views, not copies)."""
         n = self._n
-        return self._rowids[:n], self._matrix[:n], self._norms[:n]
+        rowids, matrix, norms = self._arrays
+        return rowids[:n], matrix[:n], norms[:n]
 
     def apply(self, changed: dict[int, np.ndarray | None]) -> bool:
         """Bring the matrix up to ``changed`` (rowid -> its vector now, None when gone or NULL).
@@ -165,54 +224,25 @@ class VectorColumn:
         """
         if any(v is not None and v.shape != (self.dims,) for v in changed.values()):
             return False
-        rowids = self._rowids[:self._n]
         ids = np.fromiter(changed, dtype=np.int64, count=len(changed))
-        at = np.searchsorted(rowids, ids)
-        present = (at < self._n) & (rowids[np.minimum(at, max(self._n - 1, 0))] == ids) if self._n else \
-            np.zeros(len(ids), dtype=bool)
+        at, present = self._find(ids)
         vectors = [changed[int(i)] for i in ids]
         update = [k for k in range(len(ids)) if present[k] and vectors[k] is not None]
         if update:
             rows = np.vstack([vectors[k] for k in update]).astype(np.float32)
             where = at[update]
-            self._matrix[where] = rows
-            self._norms[where] = np.linalg.norm(rows, axis=1)   # row-wise: the same as over the whole matrix
-        gone = [int(at[k]) for k in range(len(ids)) if present[k] and vectors[k] is None]
-        if gone:
-            keep = np.ones(self._n, dtype=bool)
-            keep[gone] = False
-            n = int(keep.sum())
-            self._rowids[:n] = self._rowids[:self._n][keep]
-            self._matrix[:n] = self._matrix[:self._n][keep]
-            self._norms[:n] = self._norms[:self._n][keep]
-            self._n = n
+            self._arrays[1][where] = rows
+            self._arrays[2][where] = np.linalg.norm(rows, axis=1)   # row-wise: the same as over the whole matrix
+        self._remove(np.asarray([int(at[k]) for k in range(len(ids)) if present[k] and vectors[k] is None],
+                                dtype=np.int64))
         new = sorted(int(ids[k]) for k in range(len(ids)) if not present[k] and vectors[k] is not None)
         if new:
-            self._insert(new, np.vstack([changed[i] for i in new]).astype(np.float32))
+            rows = np.vstack([changed[i] for i in new]).astype(np.float32)
+            self._add(np.asarray(new, dtype=np.int64), rows, np.linalg.norm(rows, axis=1))
         return True
 
-    def _insert(self, ids: list[int], rows: np.ndarray) -> None:
-        n, extra = self._n, len(ids)
-        if n + extra > len(self._rowids):
-            capacity = n + extra + max(64, (n + extra) // 2)
-            for name in ("_rowids", "_matrix", "_norms"):
-                old = getattr(self, name)
-                grown = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
-                grown[:n] = old[:n]
-                setattr(self, name, grown)
-        norms = np.linalg.norm(rows, axis=1)
-        if n == 0 or ids[0] > self._rowids[n - 1]:
-            self._rowids[n:n + extra], self._matrix[n:n + extra], self._norms[n:n + extra] = ids, rows, norms
-        else:   # below the highest rowid (explicit rowids): merge in rowid order
-            all_ids = np.concatenate([self._rowids[:n], np.asarray(ids, dtype=np.int64)])
-            order = np.argsort(all_ids, kind="stable")
-            self._rowids[:n + extra] = all_ids[order]
-            self._matrix[:n + extra] = np.concatenate([self._matrix[:n], rows])[order]
-            self._norms[:n + extra] = np.concatenate([self._norms[:n], norms])[order]
-        self._n = n + extra
 
-
-class ColumnValues:
+class ColumnValues(_RowidArrays):
     """The values of one column by rowid, as arrays in rowid order (the keyword leg's tie-breaking keys).
 
     ``kinds`` says per row whether the value is text (0), a number (1) or
@@ -227,28 +257,16 @@ class ColumnValues:
     def __init__(self, rows: list[tuple[int, Any]]) -> None:
         values = np.empty(len(rows), dtype=object)
         values[:] = [r[1] for r in rows]
-        self._reset(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), values,
-                    np.fromiter((self.kind(r[1]) for r in rows), dtype=np.int8, count=len(rows)))
-
-    def _reset(self, rowids: np.ndarray, values: np.ndarray, kinds: np.ndarray) -> None:
-        self._n = n = len(rowids)
-        capacity = n + max(64, n // 8)
-        self._rowids = np.zeros(capacity, dtype=np.int64)
-        self._values = np.empty(capacity, dtype=object)
-        self._kinds = np.zeros(capacity, dtype=np.int8)
-        self._rowids[:n], self._values[:n], self._kinds[:n] = rowids, values, kinds
-
-    @property
-    def rowids(self) -> np.ndarray:
-        return self._rowids[:self._n]
+        super().__init__(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), values,
+                         np.fromiter((self.kind(r[1]) for r in rows), dtype=np.int8, count=len(rows)))
 
     @property
     def values(self) -> np.ndarray:
-        return self._values[:self._n]
+        return self._arrays[1][:self._n]
 
     @property
     def kinds(self) -> np.ndarray:
-        return self._kinds[:self._n]
+        return self._arrays[2][:self._n]
 
     @classmethod
     def kind(cls, value: Any) -> int:
@@ -270,30 +288,18 @@ class ColumnValues:
         """
         now = dict(rows)
         ids = np.asarray(sorted(changed), dtype=np.int64)
-        n = self._n
-        rowids = self.rowids
-        at = np.searchsorted(rowids, ids)
-        present = (at < n) & (rowids[np.minimum(at, max(n - 1, 0))] == ids) if n else np.zeros(len(ids), bool)
+        at, present = self._find(ids)
         exists = np.fromiter((int(i) in now for i in ids), dtype=bool, count=len(ids))
+        values, kinds = self._arrays[1], self._arrays[2]
         for k in np.nonzero(present & exists)[0].tolist():
             value = now[int(ids[k])]
-            self._values[at[k]] = value
-            self._kinds[at[k]] = self.kind(value)
-        gone = at[present & ~exists]
+            values[at[k]] = value
+            kinds[at[k]] = self.kind(value)
+        self._remove(at[present & ~exists])
         new = ids[~present & exists]
         added = np.empty(len(new), dtype=object)
         added[:] = [now[int(i)] for i in new]
-        kinds = np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new))
-        if not len(gone) and len(new) and (n == 0 or new[0] > rowids[-1]) and n + len(new) <= len(self._rowids):
-            end = n + len(new)
-            self._rowids[n:end], self._values[n:end], self._kinds[n:end] = new, added, kinds
-            self._n = end
-            return
-        if len(gone) or len(new):
-            keep_rowids, keep_values, keep_kinds = (np.delete(a, gone) for a in (self.rowids, self.values, self.kinds))
-            where = np.searchsorted(keep_rowids, new)
-            self._reset(np.insert(keep_rowids, where, new), np.insert(keep_values, where, added),
-                        np.insert(keep_kinds, where, kinds))
+        self._add(new, added, np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new)))
 
 
 class DerivedCaches:
