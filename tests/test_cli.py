@@ -175,6 +175,9 @@ def test_doctor_flags_facts_a_wrong_scan_left_and_setup_removes_them_keeping_the
     try:
         write_facts(ws.memory_client, [Fact("table", "VESSELS", "Table VESSELS: ships (wrong subject).")],
                     progress=False)
+        # a fact memory of a kind no scan writes is the learner's: neither flagged nor removed
+        write_facts(ws.memory_client, [Fact("note", "BERTHS", "Note: berth 7 takes the largest ships.")],
+                    progress=False)
         ws.memory_client.add_memory("My own note: ask the harbour master about berth 7.", user_id=ws.user_id,
                                     agent_id=ws.agent_id, memory_id="learner-note-1")
     finally:
@@ -198,6 +201,7 @@ def test_doctor_flags_facts_a_wrong_scan_left_and_setup_removes_them_keeping_the
     finally:
         ws.close()
     assert "learner-note-1" in stored and "fact-table-vessels" not in stored
+    assert "fact-note-berths" in stored
 
 
 def _oracle_env(monkeypatch: pytest.MonkeyPatch, dsn: str, **passwords: str) -> None:
