@@ -304,7 +304,13 @@ def oracle_round(value: Any, places: Any = 0) -> int | float | None:
     if value is None or places is None:
         return None
     number = formats.to_number(value) if isinstance(value, str) else value
-    quantum = decimal.Decimal(1).scaleb(-int(places))
+    return _round_half_up(number, int(places))
+
+
+def _round_half_up(number: int | float, places: int) -> int | float:
+    """``number`` rounded half away from zero to ``places`` decimals (negative: tens, hundreds, ...) on its
+    decimal value as written (repr), as Oracle's ROUND and a NUMBER(p, s) column do; an int when whole."""
+    quantum = decimal.Decimal(1).scaleb(-places)
     rounded = decimal.Decimal(repr(number)).quantize(quantum, rounding=decimal.ROUND_HALF_UP)
     return int(rounded) if rounded == rounded.to_integral_value() else float(rounded)
 
@@ -451,13 +457,9 @@ def number_in(value: Any, precision: Any = None, scale: Any = None) -> int | flo
     if isinstance(value, bytes):
         raise ValueError("ORA-00932: inconsistent datatypes: expected NUMBER got BINARY")
     number = formats.to_number(value) if isinstance(value, str) else value
-    if scale is not None and isinstance(number, float) and math.isfinite(number):
-        quantum = decimal.Decimal(1).scaleb(-int(scale))
-        rounded = decimal.Decimal(repr(number)).quantize(quantum, rounding=decimal.ROUND_HALF_UP)
-        number = int(rounded) if int(scale) <= 0 or rounded == rounded.to_integral_value() else float(rounded)
-    elif scale is not None and int(scale) < 0 and isinstance(number, int):
-        number = int(decimal.Decimal(number).quantize(decimal.Decimal(1).scaleb(-int(scale)),
-                                                      rounding=decimal.ROUND_HALF_UP))
+    if scale is not None and ((isinstance(number, float) and math.isfinite(number))
+                              or (isinstance(number, int) and int(scale) < 0)):
+        number = _round_half_up(number, int(scale))
     if precision is not None and scale is not None and abs(number) >= 10 ** (int(precision) - int(scale)):
         raise ValueError("ORA-01438: value larger than specified precision allowed for this column")
     return number
