@@ -1477,7 +1477,8 @@ class ListAgg:
         if value is not None:
             self.rows.remove((value, list(keys[0::2])))
 
-    def value(self) -> str | None:
+    def ordered_values(self) -> list[Any]:
+        """The values in the ORDER BY keys' order (stable: ties keep their arrival order)."""
         def compare(a: tuple[Any, list[Any]], b: tuple[Any, list[Any]]) -> int:
             for x, y, flags in zip(a[1], b[1], self.flags):
                 if x is None or y is None:
@@ -1491,7 +1492,10 @@ class ListAgg:
                     return -result if flags & 1 else result
             return 0
 
-        ordered = [_listagg_text(v) for v, _ in sorted(self.rows, key=functools.cmp_to_key(compare))]
+        return [v for v, _ in sorted(self.rows, key=functools.cmp_to_key(compare))]
+
+    def value(self) -> str | None:
+        ordered = [_listagg_text(v) for v in self.ordered_values()]
         if self.distinct:
             seen: set[str] = set()
             ordered = [v for v in ordered if not (v in seen or seen.add(v))]
@@ -1521,15 +1525,9 @@ class JsonArrayAgg(ListAgg):
             self.rows.remove((value, list(keys[0::2])))
 
     def value(self) -> str | None:
-        values, self.separator, self.distinct = self.rows, "\x00", False
-        self.rows = [(i, keys) for i, (_, keys) in enumerate(values)]   # sort positions, not texts
-        try:
-            order = [int(i) for i in (super().value() or "").split("\x00") if i != ""]
-        finally:
-            self.rows = values
-        if not values:
+        if not self.rows:
             return None
-        items = [values[i][0] for i in order]
+        items = self.ordered_values()
         return json.dumps([int(v) if isinstance(v, float) and v.is_integer() else v for v in items],
                           separators=(",", ":"), ensure_ascii=False)
 
