@@ -26,7 +26,7 @@ import threading
 from itertools import repeat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -613,11 +613,14 @@ class _HitScores:
         return self._all.get(rowid, default)
 
 
-def _update_text_index(index: Any, fingerprints: dict[int, int], changed: set[int],
+def _update_text_index(index: Any, fingerprints: dict[int, int], changed: Iterable[int],
                        rows: list[tuple[int, Any]]) -> None:
-    """Apply the rows the change log named: re-tokenize those whose text changed, drop those now gone or empty.
+    """Apply the named rows (in that order): re-tokenize those whose text changed, drop those now gone or empty.
 
-    ``rows`` are the named rows that still exist, as ``(rowid, text)``. A row
+    Used for the rows the change log named and by :func:`_sync_text_index` for
+    the rows a full read found different. ``rows`` are (at least) the named
+    rows that still exist, as ``(rowid, text)``; ``fingerprints`` is updated in
+    place. A row
     whose fingerprint (``hash(text)``) is unchanged — an UPDATE of another
     column, or of the same text — is left alone, so only real text changes
     cost a tokenization.
@@ -652,11 +655,8 @@ def _sync_text_index(new_index: Callable[[], Any], cached: tuple[Any, dict[int, 
         changed = [rowid for rowid, mark in fresh.items() if old.get(rowid) != mark]
         gone = [rowid for rowid in old if rowid not in fresh]
         if 2 * (len(changed) + len(gone)) <= max(len(fresh), len(old)):
-            texts = dict(rows) if changed else {}
-            for rowid in gone:
-                index.remove(rowid)
-            for rowid in changed:
-                index.add(rowid, texts[rowid])
+            # the removals, then the additions in row order: what the change log's catch-up does per row
+            _update_text_index(index, old, [*gone, *changed], rows if changed else [])
             return index, fresh
     index = new_index()
     index.rebuild(rows)
