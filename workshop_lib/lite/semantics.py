@@ -98,8 +98,14 @@ def check_group_by(select: exp.Select) -> None:
     spec = ERR_NOT_A_GROUP_BY_EXPRESSION if group_items else ERR_NOT_SINGLE_GROUP
 
     def offending(node: exp.Expression) -> exp.Expression | None:
-        if _key(node) in keys:
+        # a grouped expression is never offending; its key (a copy rendered as SQL) is only worth computing
+        # when the walk below finds an ungrouped column in it, so most nodes never need one
+        bad = ungrouped(node)
+        if bad is not None and keys and _key(node) in keys:
             return None
+        return bad
+
+    def ungrouped(node: exp.Expression) -> exp.Expression | None:
         if isinstance(node, exp.Window):
             inner = node.this
             parts = ([p for p in inner.iter_expressions() if not isinstance(p, exp.Star)]   # COUNT(*) OVER ()
