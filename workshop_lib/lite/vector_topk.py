@@ -137,7 +137,11 @@ def prunable_block(vd: exp.Expression, alias: str) -> exp.Select | None:
 
 def _outer_cte(select: exp.Select, name: str) -> exp.CTE | None:
     """The CTE ``name`` defined by a WITH above ``select`` (not by ``select`` itself)."""
-    scope = select.parent
+    return _cte_in_scope(select.parent, name)
+
+
+def _cte_in_scope(scope: exp.Expression | None, name: str) -> exp.CTE | None:
+    """The CTE ``name`` defined by the WITH of ``scope`` or of the nearest node above it that has one."""
     while scope is not None:
         with_ = scope.args.get("with_")
         for cte in (with_.expressions if with_ is not None else []):
@@ -294,15 +298,8 @@ def constant_cte_value(node: exp.Expression) -> exp.Expression | None:
     named = [s for s in sources if isinstance(s, exp.Table) and s.alias_or_name.upper() == qualifier]
     if len(named) != 1 or named[0].args.get("db"):
         return None
-    cte_name = named[0].name.upper()
-    scope: exp.Expression | None = select
-    while scope is not None:
-        with_ = scope.args.get("with_")
-        for cte in (with_.expressions if with_ is not None else []):
-            if cte.alias_or_name.upper() == cte_name:
-                return _constant_projection(cte.this, wanted)
-        scope = scope.parent
-    return None
+    cte = _cte_in_scope(select, named[0].name)
+    return _constant_projection(cte.this, wanted) if cte is not None else None
 
 
 def _constant_projection(body: exp.Expression, wanted: str) -> exp.Expression | None:
