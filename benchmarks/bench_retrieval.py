@@ -220,9 +220,7 @@ def text_build_ms(texts: list[str]) -> float:
     from workshop_lib.lite.text import TextIndex
 
     index = TextIndex(oracle_text)
-    started = time.perf_counter()
-    index.rebuild(enumerate(texts))
-    return (time.perf_counter() - started) * 1000
+    return docsection.timed_ms(lambda: index.rebuild(enumerate(texts)))
 
 
 def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
