@@ -224,7 +224,7 @@ def json_value(doc: Any, path: str, on_empty: Any = None, empty_default: Any = N
 _ANY_ITEM, _ANY_FIELD = object(), object()
 
 
-def _json_all(data: Any, steps: list[Any]) -> list[Any]:
+def _json_all(data: Any, steps: tuple[Any, ...]) -> list[Any]:
     """Every value ``steps`` reach in ``data`` ([*] and .* fan out)."""
     found = [data]
     for step in steps:
@@ -257,10 +257,7 @@ def json_query(doc: Any, path: str, wrapper: Any = 0) -> str | None:
         data = _json_load(doc) if isinstance(doc, str) else doc
         if data is _INVALID:
             return None
-        steps = [_ANY_ITEM if s == "[*]" else _ANY_FIELD if s == "*" else s
-                 for s in _json_path_steps(path.replace("[*]", "[\x00]"))]
-        steps = [_ANY_ITEM if s == "\x00" else s for s in steps]
-        found = _json_all(data, steps)
+        found = _json_all(data, _json_wildcard_steps(path))
         if int(wrapper) == 2 and len(found) == 1 and isinstance(found[0], (dict, list)):
             return json.dumps(found[0], separators=(",", ":"), ensure_ascii=False)
         return json.dumps(found, separators=(",", ":"), ensure_ascii=False)
@@ -356,7 +353,16 @@ def json_exists(doc: Any, path: str) -> int | None:
     return 0 if _json_at(doc, path) in (_MISSING, _INVALID) else 1
 
 
-def _json_path_steps(path: str) -> list[str | int]:
+@functools.lru_cache(maxsize=256)
+def _json_wildcard_steps(path: str) -> tuple[Any, ...]:
+    """``path``'s steps with ``[*]`` as _ANY_ITEM and ``.*`` as _ANY_FIELD (for :func:`_json_all`)."""
+    return tuple(_ANY_ITEM if s == "\x00" else _ANY_FIELD if s == "*" else s
+                 for s in _json_path_steps(path.replace("[*]", "[\x00]")))
+
+
+@functools.lru_cache(maxsize=256)
+def _json_path_steps(path: str) -> tuple[str | int, ...]:
+    """``path``'s field names and array indexes (parsed once per path: the functions run once per row)."""
     if not path or not path.startswith("$"):
         raise ValueError(f"ORA-40442: JSON path expression syntax error: {path!r}")
     steps: list[str | int] = []
@@ -385,7 +391,7 @@ def _json_path_steps(path: str) -> list[str | int]:
             i = k + 1
         else:
             raise ValueError(f"ORA-40442: JSON path expression syntax error: {path!r}")
-    return steps
+    return tuple(steps)
 
 
 def _stored(value: Any, what: str = "DATE") -> dt.datetime:
