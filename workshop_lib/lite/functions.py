@@ -1022,11 +1022,18 @@ def translate_chars(text: Any, source: Any, target: Any) -> str | None:
     characters of ``from`` beyond ``to``'s length are removed; NULL when any argument is NULL."""
     if text is None or source is None or target is None:
         return None
+    return str(text).translate(_translation_table(str(source), str(target))) or None
+
+
+@functools.lru_cache(maxsize=256)
+def _translation_table(source: str, target: str) -> dict[int, int | None]:
+    """TRANSLATE's str.translate table (built once per ``from``/``to`` pair, not once per row); the first
+    place of a repeated ``from`` character wins."""
     table: dict[int, int | None] = {}
-    for i, ch in enumerate(str(source)):
+    for i, ch in enumerate(source):
         if ord(ch) not in table:
-            table[ord(ch)] = ord(str(target)[i]) if i < len(str(target)) else None
-    return str(text).translate(table) or None
+            table[ord(ch)] = ord(target[i]) if i < len(target) else None
+    return table
 
 
 def lob_substr(lob: Any, amount: Any = 32767, offset: Any = 1) -> str | None:
