@@ -904,9 +904,7 @@ def scalar_subquery_single_row(node: exp.Expression) -> exp.Expression:
     if len(select.expressions) != 1 or select.args.get("distinct") or select.args.get("limit") \
             or select.args.get("offset") or select.args.get("fetch") or not select.args.get("from_"):
         return node
-    if not select.args.get("group") and any(select.expressions[0].find(exp.AggFunc) is not None
-                                            and not isinstance(agg.parent, exp.Window)
-                                            for agg in select.expressions[0].find_all(exp.AggFunc)):
+    if not select.args.get("group") and any(_is_aggregate(agg) for agg in select.expressions[0].find_all(exp.AggFunc)):
         return node
     guard = exp.Ordered(this=_anon("ora_single_row", exp.Window(this=exp.Count(this=exp.Star()))))
     order = select.args.get("order")
