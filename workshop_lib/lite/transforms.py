@@ -623,6 +623,16 @@ def extract_datetime_field(node: exp.Expression) -> exp.Expression:
     return _anon("ora_date_part", node.expression, exp.Literal.string(unit))
 
 
+def _sort_keys(order: exp.Order) -> list[exp.Expression]:
+    """An ordered aggregate's ORDER BY as the ``key, flags`` argument pairs of lite's ora_listagg and
+    ora_json_arrayagg (flags: 1 descending, 2 NULLS FIRST)."""
+    keys: list[exp.Expression] = []
+    for ordered in order.expressions:
+        flags = (1 if ordered.args.get("desc") else 0) + (2 if ordered.args.get("nulls_first") else 0)
+        keys.extend([ordered.this, exp.Literal.number(flags)])
+    return keys
+
+
 def listagg_ordered(node: exp.Expression) -> exp.Expression:
     """``LISTAGG([DISTINCT] x, sep) WITHIN GROUP (ORDER BY k [DESC] [NULLS FIRST|LAST], ...)`` becomes
     ``ora_listagg(x, sep, distinct, k1, flags1, ...)``, lite's aggregate that sorts as Oracle does.
@@ -638,9 +648,7 @@ def listagg_ordered(node: exp.Expression) -> exp.Expression:
     inner = node.this
     keys: list[exp.Expression] = []
     if isinstance(inner, exp.Order):
-        for ordered in inner.expressions:
-            flags = (1 if ordered.args.get("desc") else 0) + (2 if ordered.args.get("nulls_first") else 0)
-            keys.extend([ordered.this, exp.Literal.number(flags)])
+        keys = _sort_keys(inner)
         inner = inner.this
     distinct = isinstance(inner, exp.Distinct)
     if distinct:
@@ -660,10 +668,7 @@ def json_array_nulls(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.JSONArrayAgg) and node.args.get("order"):
         if isinstance(node.this, (exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg, JsonQuery)):
             raise error(ERR_UNSUPPORTED, construct="ORDER BY in JSON_ARRAYAGG of JSON values (objects, arrays)")
-        keys: list[exp.Expression] = []
-        for ordered in node.args["order"].expressions:
-            flags = (1 if ordered.args.get("desc") else 0) + (2 if ordered.args.get("nulls_first") else 0)
-            keys.extend([ordered.this, exp.Literal.number(flags)])
+        keys = _sort_keys(node.args["order"])
         return _anon("ora_json_arrayagg", node.this, exp.Literal.number(0 if _absent_on_null(node) else 1), *keys)
     if isinstance(node, exp.JSONArrayAgg) and not node.args.get("order"):
         call = _anon("json_group_array", node.this)
