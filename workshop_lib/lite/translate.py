@@ -514,12 +514,7 @@ class Translator:
         node.replace(_anon("ora_date_add", left, amount))
 
     def _datetime_comparison(self, node: exp.Expression) -> None:
-        if isinstance(node, exp.Between):
-            operands = [node.this, node.args.get("low"), node.args.get("high")]
-        elif isinstance(node, exp.In):
-            operands = [node.this, *node.expressions]
-        else:
-            operands = [node.this, node.expression]
+        operands = _compared(node)
         types = [self._type(o) if o is not None and not (isinstance(o, exp.Literal) and o.is_string) else None
                  for o in operands]
         target = next((t for t in types if t in DATETIME_TYPES), None)
@@ -549,14 +544,9 @@ class Translator:
     def _string_number_comparison(self, node: exp.Expression) -> None:
         """A character value compared with a number is converted to a number, as Oracle does (ORA-01722 when
         it is not one); SQLite would compare text with a number and silently answer differently."""
-        if isinstance(node, exp.Between):
-            operands = [node.this, node.args.get("low"), node.args.get("high")]
-        elif isinstance(node, exp.In):
-            if node.args.get("query") is not None:
-                return
-            operands = [node.this, *node.expressions]
-        else:
-            operands = [node.this, node.expression]
+        if isinstance(node, exp.In) and node.args.get("query") is not None:
+            return
+        operands = _compared(node)
         types = [self._type(o) if o is not None else None for o in operands]
         if not any(t in ("NUMBER", "BINARY_DOUBLE") for t in types):
             return
@@ -762,6 +752,15 @@ def _fraction_digits(ctype: ColumnType) -> int:
         return 0
     match = re.search(r"\((\d)\)", ctype.data_type)
     return int(match.group(1)) if match else 6
+
+
+def _compared(node: exp.Expression) -> list[exp.Expression | None]:
+    """The operands of a comparison, BETWEEN (value, low, high) or IN list (value, then the list)."""
+    if isinstance(node, exp.Between):
+        return [node.this, node.args.get("low"), node.args.get("high")]
+    if isinstance(node, exp.In):
+        return [node.this, *node.expressions]
+    return [node.this, node.expression]
 
 
 def _is_assignment(node: exp.Expression) -> bool:
