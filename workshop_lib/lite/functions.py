@@ -295,13 +295,23 @@ def value_length(value: str, in_bytes: bool) -> int:
     return len(value.encode("utf-8", "surrogatepass")) if in_bytes else len(value)
 
 
+def _numeric(value: Any) -> Any:
+    """A NUMBER argument as Oracle converts it implicitly: text through TO_NUMBER (ORA-01722 when it is not
+    a number), any other value as it is."""
+    return formats.to_number(value) if isinstance(value, str) else value
+
+
+def _text(value: Any) -> Any:
+    """A character argument as Oracle converts it implicitly: text as it is, a number as TO_CHAR writes it."""
+    return value if isinstance(value, str) else to_char(value)
+
+
 def oracle_round(value: Any, places: Any = 0) -> int | float | None:
     """ROUND(n, places) with any ``places``, negative included (ROUND(1234.5678, -2) is 1200), half away
     from zero on the decimal value as written (SQLite's round() treats negative places as 0)."""
     if value is None or places is None:
         return None
-    number = formats.to_number(value) if isinstance(value, str) else value
-    return _round_half_up(number, int(places))
+    return _round_half_up(_numeric(value), int(places))
 
 
 def _round_half_up(number: int | float, places: int) -> int | float:
@@ -316,8 +326,7 @@ def oracle_mod(m: Any, n: Any) -> int | float | None:
     """MOD(m, n): ``m`` when ``n`` is 0, else the remainder with the sign of ``m`` (non-integers too)."""
     if m is None or n is None:
         return None
-    m = formats.to_number(m) if isinstance(m, str) else m
-    n = formats.to_number(n) if isinstance(n, str) else n
+    m, n = _numeric(m), _numeric(n)
     if n == 0:
         return m
     if isinstance(m, int) and isinstance(n, int):
@@ -330,8 +339,7 @@ def oracle_divide(a: Any, b: Any) -> float | None:
     """a / b, with ORA-01476 for a zero divisor (SQLite returns NULL)."""
     if a is None or b is None:
         return None
-    a = formats.to_number(a) if isinstance(a, str) else a
-    b = formats.to_number(b) if isinstance(b, str) else b
+    a, b = _numeric(a), _numeric(b)
     if b == 0:
         raise ValueError("ORA-01476: divisor is equal to zero")
     return a / b
@@ -462,7 +470,7 @@ def number_in(value: Any, precision: Any = None, scale: Any = None) -> int | flo
         return None
     if isinstance(value, bytes):
         raise ValueError("ORA-00932: inconsistent datatypes: expected NUMBER got BINARY")
-    number = formats.to_number(value) if isinstance(value, str) else value
+    number = _numeric(value)
     if scale is not None and ((isinstance(number, float) and math.isfinite(number))
                               or (isinstance(number, int) and int(scale) < 0)):
         number = _round_half_up(number, int(scale))
@@ -902,8 +910,7 @@ def _pad_args(text: Any, width: Any, fill: Any) -> tuple[Any, int, str]:
     width = int(float(width))
     if width < 1:
         return None, 0, ""
-    as_text = (lambda v: v if isinstance(v, str) else to_char(v))
-    return as_text(text), width, as_text(fill)
+    return _text(text), width, _text(fill)
 
 
 def lpad(text: Any, width: Any, fill: Any = " ") -> str | None:
@@ -1251,8 +1258,7 @@ def remainder(n2: Any, n1: Any) -> int | float | None:
     ORA-01476 for NUMBER arguments."""
     if n2 is None or n1 is None:
         return None
-    n2 = formats.to_number(n2) if isinstance(n2, str) else n2
-    n1 = formats.to_number(n1) if isinstance(n1, str) else n1
+    n2, n1 = _numeric(n2), _numeric(n1)
     if n1 == 0:
         raise ValueError("ORA-01476: divisor is equal to zero")
     result = math.remainder(n2, n1)
@@ -1305,7 +1311,7 @@ class Median:
 
     def step(self, value: Any) -> None:
         if value is not None:
-            self.values.append(formats.to_number(value) if isinstance(value, str) else value)
+            self.values.append(_numeric(value))
 
     def finalize(self) -> Any:
         if not self.values:
@@ -1334,9 +1340,7 @@ def _trimmer(strip: str) -> Callable[..., str | None]:
     def trim(text: Any, chars: Any = " ") -> str | None:
         if text is None or chars is None:
             return None
-        text = text if isinstance(text, str) else to_char(text)
-        chars = chars if isinstance(chars, str) else to_char(chars)
-        result = getattr(text, strip)(chars)
+        result = getattr(_text(text), strip)(_text(chars))
         return result or None
     return trim
 
