@@ -542,6 +542,7 @@ class TextIndex:
         self._doc_tokens: dict[int, tuple[str, ...]] = {}
         self._vocabulary: list[str] | None = []
         self._arrays: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._tails: dict[str, list[int]] = {}     # token -> docs added since its arrays were built
         self._rowid_array: np.ndarray | None = None
         self._length_array: np.ndarray | None = None
 
@@ -572,24 +573,19 @@ class TextIndex:
         self._rowids.append(rowid)
         self._lengths.append(len(tokens))
         self._doc_of[rowid] = doc
-        # The new document has the highest number, so arrays built for searches are extended, not dropped:
-        # after a write the next search does not rebuild them from the postings (O(hits) per query token).
-        if self._rowid_array is not None:
-            self._rowid_array = np.append(self._rowid_array, rowid)
-        if self._length_array is not None:
-            self._length_array = np.append(self._length_array, len(tokens))
-        postings, arrays = self._postings, self._arrays
+        # The new document has the highest number, so arrays built for searches stay valid for the documents
+        # before it and are extended when next used (_token_arrays, _prefix_array), not dropped: after a write
+        # the next search does not rebuild them from the postings (O(hits) per query token), and many writes
+        # before a search extend each array once, not once per write.
+        postings, arrays, tails = self._postings, self._arrays, self._tails
         for token, where in positions.items():
             bucket = postings.get(token)
             if bucket is None:
                 postings[token] = bucket = {}
                 self._vocabulary = None
             bucket[doc] = where
-            cached = arrays.get(token)
-            if cached is not None:   # docs and keys stay sorted: doc is above every number in them
-                docs, freqs, keys = cached
-                arrays[token] = (np.append(docs, doc), np.append(freqs, len(where)),
-                                 np.append(keys, np.asarray(where, dtype=np.int64) | (doc << 32)))
+            if token in arrays:
+                tails.setdefault(token, []).append(doc)
         self._doc_tokens[doc] = tuple(positions)
 
     def _compact(self) -> None:
@@ -604,6 +600,7 @@ class TextIndex:
         self._postings = {token: {renumber[doc]: where for doc, where in bucket.items()}
                           for token, bucket in self._postings.items()}
         self._arrays = {}
+        self._tails = {}
         self._rowid_array = self._length_array = None
 
     def remove(self, rowid: int) -> None:
@@ -615,6 +612,7 @@ class TextIndex:
             bucket = self._postings[token]
             del bucket[doc]
             self._arrays.pop(token, None)
+            self._tails.pop(token, None)
             if not bucket:
                 del self._postings[token]
                 self._vocabulary = None
@@ -652,8 +650,7 @@ class TextIndex:
         if parsed.root is NO_TOKEN or not self._doc_of:
             return _EMPTY, _EMPTY
         docs, scores = self._eval(parsed.root)
-        if self._rowid_array is None:
-            self._rowid_array = np.asarray(self._rowids, dtype=np.int64)
+        self._rowid_array = _prefix_array(self._rowid_array, self._rowids)
         return self._rowid_array[docs], scores
 
     # -- per-token arrays --
@@ -661,6 +658,16 @@ class TextIndex:
     def _token_arrays(self, token: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(docs, freqs, keys)`` for a token; keys are ``doc << 32 | position``, sorted."""
         cached = self._arrays.get(token)
+        tail = self._tails.pop(token, None) if cached is not None else None
+        if tail:   # documents added since: above every number in the arrays, so docs and keys stay sorted
+            bucket = self._postings[token]
+            wheres = [bucket[doc] for doc in tail]
+            new_docs = np.asarray(tail, dtype=np.int64)
+            new_freqs = np.fromiter(map(len, wheres), dtype=np.int64, count=len(wheres))
+            positions = np.fromiter(chain.from_iterable(wheres), dtype=np.int64, count=int(new_freqs.sum()))
+            docs, freqs, keys = cached
+            cached = self._arrays[token] = (np.concatenate([docs, new_docs]), np.concatenate([freqs, new_freqs]),
+                                            np.concatenate([keys, (np.repeat(new_docs, new_freqs) << 32) | positions]))
         if cached is None:
             bucket = self._postings.get(token)
             if not bucket:
@@ -763,12 +770,20 @@ class TextIndex:
         docs = starts >> 32
         if any(part is None for part in phrase.parts):
             # stopword placeholders at either end still need a word at that position
-            if self._length_array is None:
-                self._length_array = np.asarray(self._lengths, dtype=np.int64)
+            self._length_array = _prefix_array(self._length_array, self._lengths)
             docs = docs[(starts & _POSITION_MASK) + span <= self._length_array[docs]]
         if not len(docs):
             return _EMPTY, _EMPTY
         return np.unique(docs, return_counts=True)
+
+
+def _prefix_array(array: np.ndarray | None, values: list[int]) -> np.ndarray:
+    """``values`` as an int64 array, extending ``array`` (built from a prefix of them) rather than rebuilding."""
+    if array is None:
+        return np.asarray(values, dtype=np.int64)
+    if len(array) < len(values):
+        return np.concatenate([array, np.asarray(values[len(array):], dtype=np.int64)])
+    return array
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)
