@@ -251,6 +251,8 @@ class FakeOracle:
             return [("MANUAL" if p["n"] in self.no_sync else "ON COMMIT",)]
         if "FROM ALL_INDEXES WHERE TABLE_OWNER = :OWNER AND ITYP_OWNER = 'MDSYS'" in u:
             return [(2 if self.spatial else 0,)]
+        if u == "SELECT TABLE_NAME FROM ALL_TABLES WHERE OWNER = :OWNER":
+            return [(t,) for t in self.tables.get(p["owner"], {})]
         if m := re.match(r"SELECT COUNT\(\*\) FROM SUPPLYCHAIN\.(\w+)$", s):
             return [(self.tables.get(SCHEMA, {}).get(m.group(1), 0),)]
         if u.startswith("SELECT PRIVILEGE FROM SESSION_PRIVS"):
@@ -653,10 +655,11 @@ def fake_world(monkeypatch):
         owned[MEMORY_TABLE.upper()] = 0
         owned[CHUNKS_TABLE.upper()] = 0
 
-    from workshop_lib.seed import seed_manifest
+    from workshop_lib.seed import seed_counts, seed_differences, seed_manifest
 
     monkeypatch.setitem(sys.modules, "workshop_lib.seed",
-                        types.SimpleNamespace(run_seed=run_seed, seed_manifest=seed_manifest))
+                        types.SimpleNamespace(run_seed=run_seed, seed_manifest=seed_manifest, seed_counts=seed_counts,
+                                              seed_differences=seed_differences))
     # the backend's memory repairs: AGENT's connection and OAMP's client, over the same FakeOracle
     from workshop_lib.backends.oracle import OracleBackend
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import oracledb
 
-from .config import SCHEMA
+from .config import SCHEMA, SEED_TABLES
 from .errors import SeedError
 
 # Package data, so an installed (non-editable) package can seed; seed/supplychain.sql links to it.
@@ -141,6 +141,43 @@ def seed_manifest(sql_path: Path = DEFAULT_SQL_PATH) -> dict[str, int]:
             table = match.group(2).upper()
             counts[table] = counts.get(table, 0) + 1
     return counts
+
+
+def seed_counts(conn: Any) -> dict[str, int | None]:
+    """Rows in each SUPPLYCHAIN seed table, read through ``SUPPLYCHAIN.<table>`` (None: the table is missing).
+
+    Works as the owner, as AGENT (SELECT granted) and in both backends, so the
+    doctor, ``start`` and setup compare the same numbers with :func:`seed_manifest`.
+    """
+    with conn.cursor() as cur:
+        cur.execute("SELECT table_name FROM all_tables WHERE owner = :owner", owner=SCHEMA)
+        present = {str(row[0]).upper() for row in cur.fetchall()}
+        counts: dict[str, int | None] = {}
+        for table in SEED_TABLES:
+            if table in present:
+                cur.execute(f"SELECT COUNT(*) FROM {SCHEMA}.{table}")
+                counts[table] = int(cur.fetchone()[0] or 0)
+            else:
+                counts[table] = None
+    return counts
+
+
+def seed_differences(counts: dict[str, int | None], manifest: dict[str, int] | None = None) -> list[str]:
+    """What differs from the seed script, one phrase per table (empty when every count matches).
+
+    A table is missing, or holds another number of rows than the script
+    inserts (``manifest``, default :func:`seed_manifest`): a learner's DELETE
+    on any one table, not only the last one, is noticed.
+    """
+    manifest = seed_manifest() if manifest is None else manifest
+    found = []
+    for table, rows in counts.items():
+        wanted = manifest.get(table)
+        if rows is None:
+            found.append(f"{table.lower()} missing")
+        elif wanted is not None and rows != wanted:
+            found.append(f"{table.lower()} {rows} of {wanted} rows")
+    return found
 
 
 def created_tables(statements: list[str]) -> list[str]:

@@ -66,18 +66,10 @@ class Workshop:
         rows deleted) means the seed is not present, so ``start`` and
         ``workshop setup`` reseed it.
         """
-        from .seed import seed_manifest
+        from .seed import seed_counts, seed_differences
 
-        expected = seed_manifest()
-        with self.conn.cursor() as cur:
-            cur.execute("SELECT table_name FROM all_tables WHERE owner = :owner", owner=config.SCHEMA)
-            present = {str(r[0]).upper() for r in cur.fetchall()}
-            if not set(config.SEED_TABLES) <= present:
-                return False
-            for table in config.SEED_TABLES:
-                cur.execute(f"SELECT COUNT(*) FROM {config.SCHEMA}.{table}")
-                if cur.fetchone()[0] != expected.get(table):
-                    return False
+        if seed_differences(seed_counts(self.conn)):
+            return False
         return spatial_indexes_present(self.conn)
 
     def seed(self) -> Any:

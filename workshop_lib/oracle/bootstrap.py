@@ -265,23 +265,6 @@ def seed_state(conn: Any) -> dict[str, int | None]:
     return state
 
 
-def seed_differences(state: dict[str, int | None], manifest: dict[str, int]) -> list[str]:
-    """What differs from the seed script, one phrase per table (empty when every count matches).
-
-    A table is missing, or holds another number of rows than the script
-    inserts (``manifest``, from :func:`workshop_lib.seed.seed_manifest`): a
-    learner's DELETE on any one table, not only the last one, is noticed.
-    """
-    found = []
-    for table, rows in state.items():
-        wanted = manifest.get(table)
-        if rows is None:
-            found.append(f"{table.lower()} missing")
-        elif wanted is not None and rows != wanted:
-            found.append(f"{table.lower()} {rows} of {wanted} rows")
-    return found
-
-
 def ensure_catalog_grants(conn: Any, grantees: Iterable[str]) -> list[str]:
     """As SUPPLYCHAIN: GRANT SELECT on each seed table it owns to each grantee; return the statements.
 
@@ -594,14 +577,14 @@ def _bootstrap_oracle(settings: Any, steps: _Steps, echo: Echo, *, reseed: bool,
 
     def seed_and_grants() -> tuple[str, str]:
         from ..dictionary import spatial_indexes_present
-        from ..seed import run_seed, seed_manifest
+        from ..seed import run_seed, seed_differences
 
         conn = connect_as(settings, SCHEMA, settings.supplychain_password)
         try:
             state = seed_state(conn)
             # every table against the seed script's row counts (what the doctor checks), and the
             # spatial indexes (a schema seeded before they existed, or one a learner dropped)
-            why = seed_differences(state, seed_manifest())
+            why = seed_differences(state)
             if not why and not spatial_indexes_present(conn):
                 why = ["spatial indexes missing"]
             grantees = [agent] + [g for g in existing_catalog_grantees(conn) if g != agent]

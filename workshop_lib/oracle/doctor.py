@@ -11,7 +11,6 @@ there (catalog, model, tables, text index, memories).
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import json
 import platform
@@ -24,7 +23,6 @@ from ..config import (
     EMBED_DIM,
     EMBED_MODEL,
     MEMORY_TABLE,
-    SCHEMA,
     TEXT_INDEX,
     USER_ID,
     masked_dsn,
@@ -113,17 +111,15 @@ def guard(name: str, fn: Callable[[], Check]) -> Check:
 
 def check_catalog(conn: Any) -> Check:
     """Every SUPPLYCHAIN table holds exactly the rows the seed script inserts, with its spatial indexes."""
-    from ..seed import seed_manifest
+    from ..seed import seed_counts, seed_differences
 
-    expected = seed_manifest()
-    counts = {t: int(_scalar(conn, f"SELECT COUNT(*) FROM {SCHEMA}.{t}") or 0) for t in P.SEED_TABLES}
-    differ = [t for t, n in counts.items() if n != expected.get(t, n)]
-    detail = ", ".join(f"{t.lower()} {n}" for t, n in counts.items())
+    counts = seed_counts(conn)
+    differ = seed_differences(counts)
     if differ:
-        wrong = ", ".join(f"{t.lower()} {counts[t]} of {expected[t]}" for t in differ)
-        return Check("SUPPLYCHAIN seed", False, f"rows differ from the seed: {wrong}",
+        return Check("SUPPLYCHAIN seed", False, f"rows differ from the seed: {', '.join(differ)}",
                      "run `workshop setup`: it reseeds SUPPLYCHAIN when any table differs from the seed "
                      "(memories are kept).")
+    detail = ", ".join(f"{t.lower()} {n}" for t, n in counts.items())
     if not spatial_indexes_present(conn):
         return Check("SUPPLYCHAIN seed", False,
                      f"the spatial indexes are missing, so SDO_WITHIN_DISTANCE fails with ORA-13226 ({detail})",
