@@ -164,6 +164,12 @@ _NUMERIC = {
     "HH24": r"\d{1,2}", "HH12": r"\d{1,2}", "HH": r"\d{1,2}", "MI": r"\d{1,2}", "SS": r"\d{1,2}",
     "SSSSS": r"\d{1,5}", "J": r"\d{1,7}", "Q": r"\d", "WW": r"\d{1,2}", "IW": r"\d{1,2}",
 }
+# compiled once: TO_DATE/TO_TIMESTAMP parse once per row
+_NUMERIC_RE = {element: re.compile(pattern) for element, pattern in _NUMERIC.items()}
+_PUNCT_RUN = re.compile(r"[^0-9A-Za-z]*")
+_WORD = re.compile(r"[A-Za-z]+")
+_MERIDIAN = re.compile(r"([AaPp])\.?[Mm]\.?")
+_FRACTION = re.compile(r"\d{1,9}")
 
 
 def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) -> dt.datetime:
@@ -179,7 +185,7 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
             break  # Oracle: trailing elements missing from the input take their defaults
         if kind == "L":
             if item in _PUNCT or all(c in _PUNCT for c in item):
-                match = re.compile(r"[^0-9A-Za-z]*").match(text, pos)
+                match = _PUNCT_RUN.match(text, pos)
                 pos = match.end() if match else pos
                 continue
             if text[pos:pos + len(item)].upper() != item.upper():
@@ -189,8 +195,8 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
         e = item.upper()
         if e in ("FM", "FX"):
             continue
-        if e in _NUMERIC:
-            match = re.compile(_NUMERIC[e]).match(text, pos)
+        if e in _NUMERIC_RE:
+            match = _NUMERIC_RE[e].match(text, pos)
             if not match:
                 raise FormatError(1858, f"a non-numeric character was found where a numeric was expected "
                                         f"({text!r} vs {model!r})")
@@ -232,19 +238,19 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
                 year, month, day = date.year, date.month, date.day
             continue
         if e in ("MON", "MONTH"):
-            match = re.compile(r"[A-Za-z]+").match(text, pos)
+            match = _WORD.match(text, pos)
             word = match.group(0).upper() if match else ""
             if word not in _MONTHS:
                 raise FormatError(1843, f"not a valid month ({text!r} vs {model!r})")
             month = _MONTHS[word]
             pos = match.end()  # type: ignore[union-attr]
         elif e in ("DY", "DAY"):
-            match = re.compile(r"[A-Za-z]+").match(text, pos)
+            match = _WORD.match(text, pos)
             if not match:
                 raise FormatError(1846, f"not a valid day of the week ({text!r})")
             pos = match.end()
         elif e in ("AM", "PM", "A.M.", "P.M."):
-            match = re.compile(r"([AaPp])\.?[Mm]\.?").match(text, pos)
+            match = _MERIDIAN.match(text, pos)
             if not match:
                 raise FormatError(1855, "AM/A.M. or PM/P.M. required")
             pm = match.group(1).upper() == "P"
@@ -254,7 +260,7 @@ def parse_datetime_model(text: str, model: str, now: dt.datetime | None = None) 
                 if text[pos] == ".":
                     pos += 1
                 continue
-            match = re.compile(r"\d{1,9}").match(text, pos)
+            match = _FRACTION.match(text, pos)
             if not match:
                 raise FormatError(1858, "a non-numeric character was found where a numeric was expected")
             # up to 9 digits (nanoseconds): rounded, not truncated, to the microseconds lite keeps, as
@@ -347,6 +353,9 @@ def format_number_model(value: float | int, model: str) -> str:
     return text if match.group("fm") else text.rjust(width)
 
 
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
 def to_number(text: object) -> int | float | None:
     """TO_NUMBER(text): ORA-01722 when the text is not a number."""
     if text is None:
@@ -355,7 +364,7 @@ def to_number(text: object) -> int | float | None:
         return text
     cleaned = str(text).strip()
     try:
-        if re.fullmatch(r"[+-]?\d+", cleaned):
+        if _INTEGER.fullmatch(cleaned):
             return int(cleaned)
         return float(cleaned)
     except ValueError:
