@@ -202,6 +202,11 @@ _TYPE_GROUPS = {"NUMBER": "NUMBER", "INTEGER": "NUMBER", "BINARY_DOUBLE": "NUMBE
                 "DATE": "DATE", "TIMESTAMP": "DATE"}
 
 
+def _type_group(node: exp.Expression, scope: Scope) -> str | None:
+    """The type group (NUMBER, CHAR or DATE) of an expression's Oracle type, None when unknown or other."""
+    return _TYPE_GROUPS.get((infer_type(node, scope) or "").split("(")[0].upper())
+
+
 def _first_block(node: exp.Expression) -> exp.Expression:
     while isinstance(node, (exp.SetOperation, exp.Subquery)):
         node = node.this
@@ -224,8 +229,7 @@ def check_set_operation(select: exp.Select, scope_for: Callable[[exp.Expression]
         raise error(ERR_SET_COLUMN_COUNT)
     for left, right in zip(first.expressions, select.expressions):
         try:   # the scope of a select-list expression is its block's
-            kinds = [_TYPE_GROUPS.get((infer_type(e.unalias(), scope_for(e)) or "").split("(")[0].upper())
-                     for e in (left, right)]
+            kinds = [_type_group(e.unalias(), scope_for(e)) for e in (left, right)]
         except Exception:   # a name the later checks report; the type check has nothing to say
             return
         if kinds[0] and kinds[1] and kinds[0] != kinds[1]:
@@ -251,7 +255,7 @@ def check_nvl_types(select: exp.Select, scope_for: Callable[[exp.Expression], Sc
         if not others:
             continue
         try:
-            kind = _TYPE_GROUPS.get((infer_type(node.this, scope_for(node)) or "").split("(")[0].upper())
+            kind = _type_group(node.this, scope_for(node))
         except Exception:
             continue
         if kind == "NUMBER":
@@ -293,10 +297,10 @@ def check_json_datetimes(select: exp.Select, scope_for: Callable[[exp.Expression
             if not isinstance(value, exp.Expression):
                 continue
             try:
-                kind = infer_type(value, scope_for(value))
+                kind = _type_group(value, scope_for(value))
             except Exception:
                 continue
-            if _TYPE_GROUPS.get((kind or "").split("(")[0].upper()) == "DATE":
+            if kind == "DATE":
                 raise error(ERR_UNSUPPORTED_JSON_DATETIME)
 
 
