@@ -174,20 +174,19 @@ class LiteMemoryStore(OracleMemoryStore):
         for text, vector in zip(wanted, self._embed(wanted)):
             self._prepared[text] = vector
         self._batch_depth += 1
+        failed = True
         try:
             yield
-        except BaseException:
+            failed = False
+        finally:
             with self._lock:
                 self._batch_depth -= 1
                 if not self._batch_depth:
                     self._prepared.clear()
-                    self._conn.rollback()
-            raise
-        with self._lock:
-            self._batch_depth -= 1
-            if not self._batch_depth:
-                self._prepared.clear()
-                self._conn.commit()
+                    if failed:
+                        self._conn.rollback()
+                    else:
+                        self._conn.commit()
 
     @contextmanager
     def _reading(self) -> Iterator[Any]:
