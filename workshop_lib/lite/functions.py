@@ -21,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import formats
+from .error_catalogue import ERR_VALUE_TOO_LARGE, error
 from .values import (VECTOR_MAGIC, encode_vector, format_datetime, geometry_text, is_vector_blob,
                      parse_stored_datetime, vector_as_numpy)
 
@@ -286,7 +287,7 @@ def varchar_in(value: Any, length: Any, in_bytes: Any = 1) -> Any:
     if isinstance(value, str) and length is not None:
         actual = value_length(value, bool(in_bytes))
         if actual > int(length):
-            raise ValueError(f"ORA-12899: value too large for column (actual: {actual}, maximum: {int(length)})")
+            raise error(ERR_VALUE_TOO_LARGE, actual=actual, maximum=int(length))
     return value
 
 
