@@ -40,12 +40,10 @@ def encode_vector(values: Any, fmt: str = "f") -> bytes:
         except ValueError:
             raise ValueError(f"ORA-51805: Vector is not properly formatted ({values[:60]!r} is not a list of "
                              f"numbers in brackets)") from None
+    if isinstance(values, array.array):
+        fmt = "d" if values.typecode == "d" else "f"
     try:
-        if isinstance(values, array.array):
-            fmt = "d" if values.typecode == "d" else "f"
-            arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
-        else:
-            arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
+        arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
     except (TypeError, ValueError):
         raise ValueError("ORA-51805: Vector is not properly formatted (a dimension value is not a number)") from None
     if arr.ndim != 1 or arr.size == 0:
