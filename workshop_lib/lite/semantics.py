@@ -170,15 +170,22 @@ def _opaque_from(select: exp.Select) -> bool:
     return False
 
 
-def check_names(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+def _block_nodes(select: exp.Select) -> list[exp.Expression]:
+    """The nodes of this query block, in ``find_all``'s order: its tree without the inside of nested SELECTs
+    (whose nodes their own block checks), walked once for all the checks of :func:`check_select`."""
+    return list(select.walk(prune=lambda n: n is not select and isinstance(n, exp.Select)))
+
+
+def check_names(select: exp.Select, scope_for: Callable[[exp.Expression], Scope],
+                nodes: list[exp.Expression]) -> None:
     """ORA-00904 for a WHERE column that names no FROM item's column (a select-list alias, say) and for a
     double-quoted name that is no column anywhere it is used (SQLite would read ``"King"`` as a string)."""
     if _opaque_from(select):
         return
     aliases = _alias_map(select)
     where = select.args.get("where")
-    for column in select.find_all(exp.Column):
-        if column.find_ancestor(exp.Select) is not select or column.args.get("table") is not None:
+    for column in nodes:
+        if not isinstance(column, exp.Column) or column.args.get("table") is not None:
             continue
         if isinstance(column.this, exp.Star) or _is_keyword(column):
             continue
@@ -244,11 +251,11 @@ def _is_number_text(text: str) -> bool:
     return True
 
 
-def check_nvl_types(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+def check_nvl_types(scope_for: Callable[[exp.Expression], Scope], nodes: list[exp.Expression]) -> None:
     """``NVL(number, 'text')``/``COALESCE``: Oracle converts the other arguments to the first one's type, so a
     string that is not a number is ORA-01722 (SQLite would return the text in a number column)."""
-    for node in select.find_all(exp.Coalesce):
-        if node.find_ancestor(exp.Select) is not select:
+    for node in nodes:
+        if not isinstance(node, exp.Coalesce):
             continue
         others = [a for a in node.expressions if isinstance(a, exp.Literal) and a.is_string
                   and not _is_number_text(a.this)]
@@ -284,11 +291,11 @@ def check_distinct_order(select: exp.Select) -> None:
             raise error(ERR_NOT_SELECTED_EXPRESSION, name=name_of(key.this))
 
 
-def check_json_datetimes(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
+def check_json_datetimes(scope_for: Callable[[exp.Expression], Scope], nodes: list[exp.Expression]) -> None:
     """A DATE or TIMESTAMP value in JSON_OBJECT/JSON_ARRAY/JSON_ARRAYAGG: Oracle writes it in ISO 8601
     ("2024-01-02T00:00:00"); lite would write its stored text, so it refuses by name (ORA-03001)."""
-    for node in select.find_all(exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg):
-        if node.find_ancestor(exp.Select) is not select:
+    for node in nodes:
+        if not isinstance(node, (exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg)):
             continue
         values = [kv.expression if isinstance(kv, exp.JSONKeyValue) else kv for kv in node.expressions]
         if isinstance(node, exp.JSONArrayAgg):
@@ -304,24 +311,25 @@ def check_json_datetimes(select: exp.Select, scope_for: Callable[[exp.Expression
                 raise error(ERR_UNSUPPORTED_JSON_DATETIME)
 
 
-def check_using_qualifiers(select: exp.Select) -> None:
+def check_using_qualifiers(select: exp.Select, nodes: list[exp.Expression]) -> None:
     """A column of a JOIN ... USING (col) list written with a qualifier (``a.id``) is ORA-25154 in Oracle."""
     using = {name_of(c.this if isinstance(c, exp.Column) else c)
              for join in select.args.get("joins") or [] for c in join.args.get("using") or []}
     if not using:
         return
-    for column in select.find_all(exp.Column):
-        if column.find_ancestor(exp.Select) is select and column.args.get("table") is not None \
+    for column in nodes:
+        if isinstance(column, exp.Column) and column.args.get("table") is not None \
                 and isinstance(column.this, exp.Identifier) and name_of(column.this) in using:
             raise error(ERR_USING_COLUMN_QUALIFIED, name=name_of(column.this))
 
 
 def check_select(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]) -> None:
     """Every check of this module for one query block."""
-    check_using_qualifiers(select)
-    check_json_datetimes(select, scope_for)
+    nodes = _block_nodes(select)
+    check_using_qualifiers(select, nodes)
+    check_json_datetimes(scope_for, nodes)
     check_distinct_order(select)
     check_group_by(select)
-    check_names(select, scope_for)
+    check_names(select, scope_for, nodes)
     check_set_operation(select, scope_for)
-    check_nvl_types(select, scope_for)
+    check_nvl_types(scope_for, nodes)
