@@ -208,16 +208,21 @@ def column_name(proj: exp.Expression) -> str:
     return re.sub(r"\s+", "", text).upper()
 
 
+def object_column(node: exp.Column, scope: Scope) -> tuple[str, str, str | None]:
+    """(alias, column, the column's type class) of ``alias.column.attribute...`` (a Column with ``db`` set),
+    as JSON dot notation and object attribute access name it; the type is None when ``alias`` is no FROM item."""
+    parts = [name_of(node.args[k]) for k in ("catalog", "db", "table") if node.args.get(k) is not None]
+    source = scope.sources.get(parts[0])
+    return parts[0], parts[1], dict(source.columns).get(parts[1]) if source is not None else None
+
+
 def infer_type(node: exp.Expression, scope: Scope) -> str | None:
     """The Oracle type class of an expression, following columns through aliases and CTEs."""
     if isinstance(node, (exp.Alias, exp.Paren)):
         return infer_type(node.this, scope)
     if isinstance(node, exp.Column) and node.args.get("db") is not None:
         # alias.column.attribute: JSON dot notation gives JSON; SDO_POINT.X and the like give NUMBER
-        alias, column = name_of(node.args["db"] if node.args.get("catalog") is None else node.args["catalog"]), \
-            name_of(node.args["table"] if node.args.get("catalog") is None else node.args["db"])
-        source = scope.sources.get(alias)
-        kind = dict(source.columns).get(column) if source is not None else None
+        kind = object_column(node, scope)[2]
         return "JSON" if kind == "JSON" else ("NUMBER" if kind == "SDO_GEOMETRY" else None)
     if isinstance(node, exp.Column):
         src, name = scope.resolve(node)

@@ -41,7 +41,7 @@ from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
-    infer_type, name_of, output_columns, table_ref,
+    infer_type, name_of, object_column, output_columns, table_ref,
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
@@ -567,9 +567,7 @@ class Translator:
         """alias.geometry_column.SDO_POINT.X (Oracle object attribute access, which needs the table alias)."""
         parts = [name_of(node.args[k]) for k in ("catalog", "db", "table") if node.args.get(k) is not None]
         parts.append(name_of(node.this))
-        scope = self._scope_for(node)
-        source = scope.sources.get(parts[0])
-        column_type = dict(source.columns).get(parts[1]) if source is not None else None
+        column_type = object_column(node, self._scope_for(node))[2]
         if column_type == "JSON":
             # simple dot notation on a JSON column: field names are matched as written (case-sensitive)
             raw = [node.args[k].this for k in ("catalog", "db", "table") if node.args.get(k) is not None]
