@@ -242,6 +242,7 @@ def parse_type(oracle_text: str) -> ColumnType:
     if not match:
         raise ValueError(oracle_text)
     base, args = match.group(1).strip(), match.group(2)
+    written = base
     if base.startswith("TIMESTAMP"):
         base = "TIMESTAMP"
     if base not in _TYPE_MAP:
@@ -273,6 +274,9 @@ def parse_type(oracle_text: str) -> ColumnType:
                  "DECIMAL": "NUMBER", "NUMERIC": "NUMBER", "VARCHAR": "VARCHAR2"}.get(base, base)
     if base == "BOOLEAN":
         data_type = "BOOLEAN"
+    if written == "TIMESTAMP" and len(parts) == 1 and re.fullmatch(r"\d", parts[0]):
+        # TIMESTAMP(p): recorded as written, so values are rounded to p fractional digits (translate.py)
+        data_type = f"TIMESTAMP({parts[0]})"
     if length is None:
         length = {"NUMBER": 22, "DATE": 7, "TIMESTAMP": 11, "CLOB": 4000, "JSON": 8200,
                   "BINARY_DOUBLE": 8}.get(type_class)

@@ -9,7 +9,6 @@ CREATE USER, which sqlglot does not parse into trees, are matched by pattern.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -197,11 +196,6 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 ctype = catalog.parse_type(type_text)
             except (KeyError, ValueError):
                 raise error(ERR_UNSUPPORTED_COLUMN_TYPE, type=type_text) from None
-            digits = re.match(r"\s*TIMESTAMP\s*\(\s*(\d)\s*\)", type_text, re.I)
-            if ctype.type_class == "TIMESTAMP" and digits:
-                # TIMESTAMP(p): recorded as written, so values are rounded to p fractional digits (translate.py)
-                ctype = dataclasses.replace(ctype, data_type=re.sub(r"\(\d\)", f"({digits.group(1)})",
-                                                                    ctype.data_type))
             nullable, identity, always = True, False, False
             parts = [f'"{cname}"']
             constraint_sql = []
