@@ -292,14 +292,7 @@ class WorkshopOracleParser(OracleParser):
             accuracy = self._parse_number()
         if self._match_text_seq("PARAMETERS"):
             start = self._curr
-            self._match_l_paren()
-            depth = 1
-            while self._curr is not None and depth:
-                if self._curr.token_type == TokenType.L_PAREN:
-                    depth += 1
-                elif self._curr.token_type == TokenType.R_PAREN:
-                    depth -= 1
-                self._advance()
+            self._skip_wrapped()
             parameters = self._find_sql(start, self._prev)
         if self._match_text_seq("PARALLEL"):
             parallel = self._parse_number()
