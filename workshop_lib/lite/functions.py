@@ -161,8 +161,13 @@ def _lax_to_strict(text: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=32)
 def _json_load(doc: str) -> Any:
-    """``doc`` parsed as Oracle reads JSON text by default (lax syntax); _INVALID when it is not JSON."""
+    """``doc`` parsed as Oracle reads JSON text by default (lax syntax); _INVALID when it is not JSON.
+
+    Cached: a row's document is read by each JSON_VALUE/JSON_QUERY/JSON_EXISTS of the select list in turn.
+    The parsed value is shared, so callers only read it.
+    """
     try:
         return json.loads(doc)
     except ValueError:
