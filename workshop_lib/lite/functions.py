@@ -637,8 +637,7 @@ def date_add(value: Any, days: Any) -> str | None:
     if value is None or days is None:
         return None
     moved = _stored(value) + dt.timedelta(days=float(days))
-    return format_datetime(moved + dt.timedelta(microseconds=500_000), timestamp=False) \
-        if moved.microsecond >= 500_000 else format_datetime(moved, timestamp=False)
+    return format_datetime(formats.round_fraction(moved, 0), timestamp=False)
 
 
 def add_interval(value: Any, amount: Any, unit: str, keep_fraction: int = 1) -> str | None:
