@@ -270,3 +270,17 @@ def test_varchar2_lengths_count_bytes_unless_declared_in_characters(tmp_path) ->
                 "WHERE table_name = 'CITIES' ORDER BY column_id")
     assert cur.fetchall() == [("B", 8, 8, "B"), ("C", 32, 8, "C"), ("X", 8, 8, "B")]
     conn.close()
+
+
+def test_numbers_beyond_28_digits_round_into_number_columns(tmp_path) -> None:
+    """1e20 into NUMBER(38, 10) needs 31 digits at that scale: stored, not a Decimal InvalidOperation."""
+    from workshop_lib.backends.lite import connect_lite
+
+    conn = connect_lite(tmp_path / "lite")
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE wide (x NUMBER(38, 10))")
+    cur.execute("INSERT INTO wide VALUES (1e20)")
+    cur.execute("INSERT INTO wide VALUES (:v)", v=123456789012345678.123456789)
+    cur.execute("SELECT x FROM wide ORDER BY x")
+    assert [row[0] for row in cur.fetchall()] == [123456789012345678.123456789, 10**20]
+    conn.close()

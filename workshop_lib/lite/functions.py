@@ -324,8 +324,15 @@ def _round_half_up(number: int | float, places: int) -> int | float:
     """``number`` rounded half away from zero to ``places`` decimals (negative: tens, hundreds, ...) on its
     decimal value as written (repr), as Oracle's ROUND and a NUMBER(p, s) column do; an int when whole."""
     quantum = decimal.Decimal(1).scaleb(-places)
-    rounded = decimal.Decimal(repr(number)).quantize(quantum, rounding=decimal.ROUND_HALF_UP)
-    return int(rounded) if rounded == rounded.to_integral_value() else float(rounded)
+    rounded = _WIDE.quantize(decimal.Decimal(repr(number)), quantum)
+    # an int only where SQLite can store one (64 bits); beyond that SQLite keeps numbers as REAL
+    whole = rounded == rounded.to_integral_value() and abs(rounded) < 2 ** 63
+    return int(rounded) if whole else float(rounded)
+
+
+# Wide enough for any NUMBER (up to 10^126 with 38-digit precision) at any scale: Decimal's default 28
+# digits made quantize raise InvalidOperation for 1e20 written to NUMBER(38, 10).
+_WIDE = decimal.Context(prec=200, rounding=decimal.ROUND_HALF_UP)
 
 
 def oracle_mod(m: Any, n: Any) -> int | float | None:
