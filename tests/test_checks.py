@@ -103,6 +103,28 @@ def test_calling_the_library_versions_fails_with_what_happened(ws: Any, capfd: p
     assert capfd.readouterr() == ("", "")
 
 
+def test_a_copy_of_the_library_function_is_noticed_and_the_learners_code_runs_unhooked(ws: Any) -> None:
+    """The library's version is noticed even as a new function object built from its code, without a profiler.
+
+    The learner's function runs with no ``sys.setprofile``/``sys.settrace``
+    hook: one of those slowed every call of the learner's code (and of what it
+    imports) by half or more.
+    """
+    ns = notebook(ws, """
+        import sys, types
+        from workshop_lib import reference as _r
+        hooks = []
+        _copy = types.FunctionType(_r.retrieve_knowledge.__code__, _r.retrieve_knowledge.__globals__,
+                                   "mine", _r.retrieve_knowledge.__defaults__)
+        _copy.__kwdefaults__ = _r.retrieve_knowledge.__kwdefaults__
+        def retrieve_knowledge(query, k=5, kinds=None):
+            hooks.append((sys.getprofile(), sys.gettrace()))
+            return _copy(query, k, kinds)
+    """)
+    with pytest.raises(AssertionError, match=r"called the library's own retrieve_knowledge"):
+        checks.todo2(ns["retrieve_knowledge"])
+    assert ns["hooks"] and set(ns["hooks"]) == {(None, None)}
+
 # --------------------------------------------------------------------------- every mutant fails
 
 ALL_MUTANTS = [(todo, name) for todo, module in MODULES.items() for name in mutants(module)]

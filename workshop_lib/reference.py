@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import graded_calls
 from .config import AGENT_ID, CHUNKS_TABLE, EMBED_MODEL, MEMORY_TABLE, USER_ID
 from .retrieval import check_k, check_query, rerank, text_query
 from .scanner import scan_tables
@@ -108,6 +109,7 @@ def retrieve_knowledge(query: str, k: int = 5, kinds: Any = None, *, memory_clie
     distance, best first. ``kinds`` keeps only those kinds ('table, column'
     or ['column']); None or an empty list keeps all.
     """
+    graded_calls.note("retrieve_knowledge")   # the checks refuse this as a learner's answer
     check_query(query)
     check_k(k)
     wanted = normalise_kinds(kinds)
@@ -136,6 +138,7 @@ def hybrid_rrf_search_memories(query: str, k: int = 5, per_list: int = 30, rrf_k
     (int ranks, 999999 when a leg missed the memory) and rrf_score =
     1/(rrf_k + r_vec) + 1/(rrf_k + r_txt), sorted by rrf_score descending.
     """
+    graded_calls.note("hybrid_rrf_search_memories")   # the checks refuse this as a learner's answer
     check_query(query)
     check_k(k)
     check_k(per_list, "per_list")
@@ -166,6 +169,7 @@ def set_memory_status(memory_id: str, new_status: Any, *, memory_client: Any = N
     record status (valid only when accepted), so drafts and discards stay
     out of every search.
     """
+    graded_calls.note("set_memory_status")   # the checks refuse this as a learner's answer
     ws = None if memory_client is not None and conn is not None else _workshop()
     client = memory_client if memory_client is not None else ws.memory_client
     connection = conn if conn is not None else ws.conn
@@ -192,6 +196,7 @@ def grounded_answer(question: str, k: int = 3, *, retrieve: Any = None, tools: A
     "run"}``: the loop's answer, the ids of the memories the model was given
     (best first), and the AgentRun.
     """
+    graded_calls.note("grounded_answer")   # the checks refuse this as a learner's answer
     from .agent.grounded import AGENT_PROMPT
     from .agent.longterm import memory_block
     from .agent.loop import run_agent

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from . import graded_calls
 from .config import AGENT_ID, SCHEMA, USER_ID
 
 # secondary = 'N': only real tables, never the ones Oracle's domain indexes keep in the schema
@@ -70,6 +71,7 @@ def column_body(owner: str, table: str, column: str, data_type: str, nullable: s
 
 def scan_tables(conn: Any, owner: str = SCHEMA) -> list[Fact]:
     """One Fact per table of ``owner`` (the reference solution of TODO 1)."""
+    graded_calls.note("scan_tables")   # the checks refuse this as a learner's answer
     owner = owner.upper()
     with conn.cursor() as cur:
         cur.execute(TABLES_SQL, owner=owner)
