@@ -92,3 +92,37 @@ def test_nbgrader_config_drops_only_warnings_and_progress_bars_from_stderr():
     kept, _ = step.preprocess_cell(cell, {}, 0)
     assert [o.text for o in kept.outputs] == ["Traceback (most recent call last): something broke\n",
                                               "TODO 1 passed\n"]
+
+
+# --------------------------------------------------------------------------- the gradebook
+def test_create_gradebook_writes_what_nbgrader_writes_and_nbgrader_opens_it_as_is(tmp_path, monkeypatch):
+    """Same tables and alembic stamp as nbgrader's own first use, which then runs no `alembic` process."""
+    import os
+    import sqlite3
+    import sys
+
+    from nbgrader import api
+
+    monkeypatch.setenv("PATH", os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    with api.Gradebook(f"sqlite:///{tmp_path / 'nbgrader.db'}"):   # nbgrader's way: runs `alembic heads`
+        pass
+    grading.create_gradebook(f"sqlite:///{tmp_path / 'ours.db'}")
+
+    def contents(name: str) -> tuple[list, list]:
+        with sqlite3.connect(tmp_path / name) as db:
+            schema = db.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").fetchall()
+            return schema, db.execute("SELECT version_num FROM alembic_version").fetchall()
+
+    ours = contents("ours.db")
+    assert ours == contents("nbgrader.db")
+    assert len(ours[1]) == 1 and ours[1][0][0]
+
+    def no_alembic() -> str:
+        raise AssertionError("nbgrader ran `alembic heads` on a gradebook create_gradebook made")
+
+    monkeypatch.setattr(api, "get_alembic_version", no_alembic)
+    with api.Gradebook(f"sqlite:///{tmp_path / 'ours.db'}") as gb:
+        gb.add_student("ada")
+    grading.create_gradebook(f"sqlite:///{tmp_path / 'ours.db'}")   # idempotent: an existing gradebook is kept
+    with api.Gradebook(f"sqlite:///{tmp_path / 'ours.db'}") as gb:
+        assert [s.id for s in gb.students] == ["ada"]
