@@ -107,6 +107,12 @@ def executed(graded: dict, learner: str, name: str) -> nbformat.NotebookNode:
     return nbformat.read(str(graded["course"] / "autograded" / learner / name / f"{name}.ipynb"), as_version=4)
 
 
+def outputs_text(cell) -> str:
+    """What a cell printed or displayed (streams and text/plain), joined."""
+    return "\n".join(o.text if o.output_type == "stream" else str(o.get("data", {}).get("text/plain", ""))
+                     for o in cell.get("outputs", []))
+
+
 def errors(nb) -> dict[str | None, str]:
     """grade id (or "cell i") -> "Ename: value" for every cell that raised."""
     return {(grade_id_of(c) or f"cell {i}"): f"{o.ename}: {o.evalue}" for i, c in enumerate(nb.cells)

@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from grading_class import P2, P3, P4, add_one_todo, add_untouched, errors, executed, grade_class, student_path
+from grading_class import (P2, P3, P4, add_one_todo, add_untouched, errors, executed, grade_class, outputs_text,
+                           student_path)
 from workshop_lib import grading, todos
 
 
@@ -24,14 +25,22 @@ def graded(tmp_path_factory):
 @pytest.mark.timeout(900)
 class TestPartialCredit:
     def test_untouched_student_notebooks_get_zero_and_crash_only_in_checks(self, graded):
+        """The released student notebooks, run as a learner who wrote nothing, fail in their checks only.
+
+        This is also the test that the student notebooks run: nbgrader executes
+        every cell of the released notebook (the locked cells are the same).
+        """
         row = graded["rows"]["untouched"]
         assert (row["TODO 1"], row["TODO 2"], row["TODO 3"], row["total"]) == ("0", "0", "0", "0")
         assert row["notes"] == "", "no cell other than the checks may fail"
         for name, checks in ((P2, {"check_todo1"}), (P3, {"check_todo2", "check_todo3"}),
                              (P4, {"check_todo4", "check_todo5"})):
-            failed = errors(executed(graded, "untouched", name))
+            nb = executed(graded, "untouched", name)
+            failed = errors(nb)
             assert set(failed) == checks, failed
             assert all("not implemented" in message for message in failed.values()), failed
+            # later cells fell back to the library's versions and said so
+            assert "not written yet" in "\n".join(outputs_text(c) for c in nb.cells), name
 
     def test_one_solved_todo_gets_exactly_its_points(self, graded):
         row = graded["rows"]["one_todo"]
