@@ -156,3 +156,41 @@ def test_a_null_query_vector_after_a_real_one_reads_like_the_full_scan(conn, tem
         _run(conn, full, q=QUERY, owner="u", kind="keep", n=5)
     got = _run(conn, pruned, q=None, owner="u", kind="keep", n=5)
     assert len(got) == 5 and got == _run(conn, full, q=None, owner="u", kind="keep", n=5)
+
+
+def _probe_rows(sql: str) -> int:
+    import sqlite3
+    db = sqlite3.connect(":memory:")
+    rng = random.Random(3)
+    db.execute("CREATE TABLE t (a, b, c)")
+    db.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                   [(rng.choice([1, 2, 3, None]), rng.choice(["x", "y", None]), rng.random()) for _ in range(300)])
+    return len(db.execute(sql).fetchall())
+
+
+@pytest.mark.parametrize("n", [1, 3, 7, 12, 50])
+@pytest.mark.parametrize("group", ["t.a", "t.a, t.b", "t.b || 'k'"])
+def test_a_grouped_probe_is_a_distinct_with_the_group_by_count(group: str, n: int) -> None:
+    """The probe of a grouped block counts its groups (NULL keys one group, as GROUP BY) and stops at n."""
+    from sqlglot import parse_one
+
+    from workshop_lib.lite import vector_topk
+    from workshop_lib.lite.dialect import Oracle
+
+    block = parse_one(f"SELECT t.a, MIN(t.c) AS m FROM t WHERE t.c < 0.9 GROUP BY {group} ORDER BY m "
+                      f"FETCH FIRST {n} ROWS ONLY", read=Oracle)
+    probe = vector_topk.row_probe(block).sql("sqlite")
+    assert probe.startswith("SELECT DISTINCT") and "GROUP BY" not in probe
+    grouped = f"SELECT 1 FROM t WHERE t.c < 0.9 GROUP BY {group} LIMIT {n}"
+    assert _probe_rows(probe) == _probe_rows(grouped)
+
+
+def test_widening_follows_the_share_of_candidates_the_filters_keep() -> None:
+    from workshop_lib.lite.vector_topk import first_size, widen
+
+    assert first_size(30) == 120 and first_size(1) == 64
+    assert widen(120, 30, 0) == 480          # nothing passed: no share to go by
+    assert widen(120, 30, 25) == 240         # at least twice as many
+    assert widen(120, 30, 20) == 270         # 1 in 6 passes: 180 needed, half as many again
+    assert widen(1000, 40, 10) == 6000       # 1 in 100 passes: 4000 needed, half as many again
+    assert all(widen(s, w, f) > s for s in (1, 64, 999) for w in (1, 30) for f in range(w))

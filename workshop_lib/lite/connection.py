@@ -416,7 +416,7 @@ class LiteConnection:
         wanted = self._scalar(slot.limit_sql, binds)
         total = len(rowids)
         wanted = int(wanted) if wanted is not None else total
-        size = max(4 * wanted, 256)
+        size = vector_topk.first_size(wanted)
         keys = self._column_values(slot.owner, slot.table, slot.tie_key) if slot.tie_key and size < total else None
         while True:
             if size >= total:
@@ -439,7 +439,7 @@ class LiteConnection:
             found = len(self._con.execute(slot.prune_sql, binds).fetchall())   # the block's row probe
             if found >= wanted:
                 return
-            size *= 4
+            size = vector_topk.widen(size, wanted, found)
 
     def _hand_over(self, slot: int, rowids: list[int], values: list[Any]) -> None:
         """Put a pruned slot's candidate rows and their values where its SQL reads them (vector_topk.hand_over).
@@ -500,7 +500,7 @@ class LiteConnection:
         wanted = self._scalar(slot.limit_sql, binds)
         wanted = int(wanted) if wanted is not None else len(rowids)
         total = len(rowids)
-        size = max(4 * wanted, 256)
+        size = vector_topk.first_size(wanted)
         while True:
             if size >= total:
                 chosen = np.arange(total)
@@ -520,7 +520,7 @@ class LiteConnection:
             found = len(self._con.execute(slot.prune_sql, binds).fetchall())   # the block's row probe
             if found >= wanted:
                 return
-            size *= 4
+            size = vector_topk.widen(size, wanted, found)
 
     def _text_search(self, owner: str, table: str, column: str, query: Any) -> tuple[np.ndarray, np.ndarray]:
         """``(rowids, scores)`` of the rows ``query`` matches in the column's Oracle Text index."""

@@ -320,15 +320,53 @@ def row_probe(block: exp.Select) -> exp.Select:
     The connection widens the candidate set until the block yields its n
     rows. The block's rows are its FROM/JOIN rows that pass WHERE (one per
     group when grouped), whatever it selects and however it orders them, so
-    the probe keeps FROM, JOIN, WHERE, GROUP BY, WITH and the FETCH count and
-    drops the select list and ORDER BY: SQLite then stops after n rows instead
+    the probe keeps FROM, JOIN, WHERE, WITH and the FETCH count and drops the
+    select list and ORDER BY: SQLite then stops after n rows instead
     of sorting every candidate and computing its window (with one SCORE or
-    distance lookup per row), which matters when many candidates tie.
+    distance lookup per row), which matters when many candidates tie. A
+    grouped block (no HAVING, see :func:`prunable_block`) yields one row per
+    distinct group key, so its probe is ``SELECT DISTINCT <group keys> ...
+    LIMIT n``: same count, but SQLite checks each row against the keys seen
+    so far and stops at the n-th new key, where GROUP BY would first sort
+    every candidate.
     """
     probe = block.copy()
-    probe.set("expressions", [exp.Literal.number(1)])
     probe.set("order", None)
+    group = probe.args.get("group")
+    plain_keys = group is not None and group.expressions and set(group.args) <= {"expressions"} and not any(
+        isinstance(key, (exp.Rollup, exp.Cube, exp.GroupingSets)) for key in group.expressions)
+    if plain_keys:
+        probe.set("expressions", [key.copy() for key in group.expressions])
+        probe.set("group", None)
+        probe.set("distinct", exp.Distinct())
+    else:
+        probe.set("expressions", [exp.Literal.number(1)])
     return probe
+
+
+def first_size(wanted: int) -> int:
+    """How many candidates a pruned block of ``wanted`` rows is first given.
+
+    Four per wanted row leaves room for the block's filters to drop three in
+    four before it has to widen; a few dozen at least, since widening costs a
+    hand-over and a probe. Every candidate is a row SQLite joins, filters and
+    orders in the statement itself, so more would cost each query for nothing.
+    """
+    return max(4 * wanted, 64)
+
+
+def widen(size: int, wanted: int, found: int) -> int:
+    """The next candidate count after ``size`` candidates gave a block ``found`` of its ``wanted`` rows.
+
+    ``found / size`` is the share of candidates that pass the block's filters
+    (the probe counts every row when it finds fewer than ``wanted``): ask for
+    half as many again as that share needs, and at least twice as many as
+    before, so a selective filter is reached in one or two rounds rather than
+    a fixed factor's many.
+    """
+    if found <= 0:
+        return 4 * size
+    return max(2 * size, -(-3 * size * wanted // (2 * found)))
 
 
 def tie_key(block: exp.Select, member: exp.In) -> str | None:
