@@ -821,9 +821,18 @@ def _or(results: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.nd
 
 def _accum(results: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     k = len(results)
-    docs, inverse, matched = np.unique(np.concatenate([r[0] for r in results]),
-                                       return_inverse=True, return_counts=True)
-    totals = np.bincount(inverse, weights=np.concatenate([r[1] for r in results]), minlength=len(docs))
+    every = np.concatenate([r[0] for r in results])
+    weights = np.concatenate([r[1] for r in results])
+    span = int(every.max()) + 1 if len(every) else 0
+    if span <= 4 * len(every) + 1024:
+        # doc numbers are dense (0..N-1): counting into an array of N beats sorting the operands' docs
+        matched_all = np.bincount(every, minlength=span)
+        docs = np.flatnonzero(matched_all)
+        matched = matched_all[docs]
+        totals = np.bincount(every, weights=weights, minlength=span)[docs]
+    else:   # a few hits among many documents: sort them instead
+        docs, inverse, matched = np.unique(every, return_inverse=True, return_counts=True)
+        totals = np.bincount(inverse, weights=weights, minlength=len(docs))
     low = (matched - 1) * 100 // k + 1
     high = matched * 100 // k
     within = ((high - low) * (totals / matched) / 100).astype(np.int64)
