@@ -44,6 +44,10 @@ class SeedReport:
                 f"in {self.elapsed_seconds:.2f} s: {tables}")
 
 
+#: Where split_statements must look closer: a comment, a (q-)quoted string or identifier, or a ``;``.
+_SPECIAL = re.compile(r"[-/qQ'\";]")
+
+
 def split_statements(text: str) -> list[str]:
     """Split an SQL script into statements on ``;``, ignoring semicolons in strings and comments.
 
@@ -103,9 +107,11 @@ def split_statements(text: str) -> list[str]:
         elif ch == ";":
             flush()
             i += 1
-        else:
-            buf.append(ch)
-            i += 1
+        else:   # plain text up to the next character that may start a comment, string or the end
+            special = _SPECIAL.search(text, i + 1)
+            end = n if special is None else special.start()
+            buf.append(text[i:end])
+            i = end
     flush()
     return statements
 
