@@ -84,6 +84,9 @@ class LiteConnection:
                           "rid INTEGER NOT NULL, v, PRIMARY KEY (slot, rid)) WITHOUT ROWID")
         self._udf_error: BaseException | None = None
         self.caches = DerivedCaches(self._data_version)
+        # While one statement fills its slots: data_version per schema and the tables whose change-log
+        # triggers were checked (a statement reads several derived values of one table; None between statements)
+        self._statement_seen: tuple[dict[str, int], set[tuple[str, str]]] | None = None
         self._slot = 0
         self._vd: dict[int, dict[int, float]] = {}
         self._vd_candidates: dict[int, str] = {}
@@ -245,8 +248,19 @@ class LiteConnection:
         return "main" if owner == self.username else owner
 
     def _data_version(self, owner: str) -> int:
-        """SQLite's data_version of ``owner``'s file: it moves when another connection commits to it."""
-        return self._con.execute(f'PRAGMA "{self._db(owner)}".data_version').fetchone()[0]
+        """SQLite's data_version of ``owner``'s file: it moves when another connection commits to it.
+
+        Read once per statement: the slots of one statement are filled back to
+        back, and a commit landing between two reads could as well land just
+        after the last one.
+        """
+        seen = self._statement_seen
+        if seen is not None and owner in seen[0]:
+            return seen[0][owner]
+        version = self._con.execute(f'PRAGMA "{self._db(owner)}".data_version').fetchone()[0]
+        if seen is not None:
+            seen[0][owner] = version
+        return version
 
     @property
     def _embed_cache(self) -> Any:
@@ -316,6 +330,9 @@ class LiteConnection:
         drops them; when they are missing they are created again and the
         table's epoch moves, so values that missed writes are rebuilt.
         """
+        seen = self._statement_seen
+        if seen is not None and (owner, table) in seen[1]:
+            return self.caches.version(owner, table)   # checked (or created) earlier in this statement
         tid = self.caches.changes.table_id(owner, table)
         names = [f"lite_log_{tid}_{op}" for op in ("i", "u", "d")]
         present = self._con.execute("SELECT COUNT(*) FROM sqlite_temp_master WHERE type = 'trigger' "
@@ -328,6 +345,8 @@ class LiteConnection:
                 self._con.execute(f'CREATE TEMP TRIGGER IF NOT EXISTS "{name}" AFTER {event} ON {target} '
                                   f"BEGIN SELECT ora_row_changed({tid}, {rows}); END")
             self.caches.new_epoch(owner, table)
+        if seen is not None:
+            seen[1].add((owner, table))
         return self.caches.version(owner, table)
 
     def _changed_rows(self, owner: str, table: str, column: str, rowids: set[int]) -> list[tuple[int, Any]]:
@@ -370,9 +389,27 @@ class LiteConnection:
         return column_cache.view()
 
     def _scalar(self, expr_sql: str, binds: dict[str, Any]) -> Any:
+        """The value of a row-constant SQLite expression (a slot's query or FETCH count) for these binds.
+
+        A bare bind (``:KW``, the common case) is its value when SQLite would
+        hand it back unchanged, which saves an execute per slot.
+        """
+        if expr_sql[:1] == ":" and expr_sql[1:] in binds:
+            value = binds[expr_sql[1:]]
+            if value is None or type(value) in (str, bytes) or (type(value) is int and -2**63 <= value < 2**63):
+                return value
         return self._con.execute(f"SELECT {expr_sql}", binds).fetchone()[0]
 
     def _fill_slots(self, plan: Plan, binds: dict[str, Any]) -> None:
+        if not (plan.text_slots or plan.vector_slots):
+            return
+        self._statement_seen = ({}, set())
+        try:
+            self._fill_text_and_vector_slots(plan, binds)
+        finally:
+            self._statement_seen = None
+
+    def _fill_text_and_vector_slots(self, plan: Plan, binds: dict[str, Any]) -> None:
         # Text slots first: a pruned vector block may also read Oracle Text scores.
         for slot in plan.text_slots:
             query = self._scalar(slot.query_sql, binds)
