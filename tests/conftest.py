@@ -10,6 +10,8 @@ ever share a database, a model build or a lock file.
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,13 +49,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session")
+def home_copy(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], Path]:
+    """``home_copy(level, name)``: a new lite WORKSHOP_HOME already brought up to ``level``, as a copy.
+
+    Each level ("memory": model, seed, OAMP tables, profiles, text index;
+    "scan": and the catalog facts) is built once per session, i.e. per xdist
+    worker, by ``workshop_lib.start`` itself; every caller gets its own copy of
+    every file, so no test sees another's writes. A module fixture then calls
+    ``start`` on its copy, which finds everything up to date (the building
+    itself is tested from empty homes in test_cli, test_lifecycle and the
+    notebook runs).
+    """
+    from workshop_lib.workshop import start
+
+    built: dict[str, Path] = {}
+
+    def copy_of(level: str, name: str) -> Path:
+        if level not in built:
+            template = tmp_path_factory.mktemp(f"template_{level}")
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setenv("WORKSHOP_HOME", str(template))
+                mp.setenv("WORKSHOP_BACKEND", "lite")
+                workshop = start(upto=level)
+                workshop.ensure_memory()
+                workshop.close()
+            built[level] = template
+        target = tmp_path_factory.mktemp(name)
+        shutil.copytree(built[level], target, dirs_exist_ok=True)
+        return target
+
+    return copy_of
+
+
 @pytest.fixture(scope="module")
-def memory_ws(tmp_path_factory: pytest.TempPathFactory):
+def memory_ws(home_copy: Callable[[str, str], Path]):
     """A lite workshop of its own (model, seed, OAMP tables, profiles, text index), shared by one module."""
     from workshop_lib.workshop import start
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("WORKSHOP_HOME", str(tmp_path_factory.mktemp("memory_ws")))
+        mp.setenv("WORKSHOP_HOME", str(home_copy("memory", "memory_ws")))
         mp.setenv("WORKSHOP_BACKEND", "lite")
         workshop = start(upto="memory")
         workshop.ensure_memory()

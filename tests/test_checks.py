@@ -28,10 +28,10 @@ CHECKS = {1: checks.todo1, 2: checks.todo2, 3: checks.todo3, 4: checks.todo4, 5:
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def ws(home_copy) -> Any:
     """A seeded, scanned lite workshop; mutant modules get its notebook globals."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("WORKSHOP_HOME", str(tmp_path_factory.mktemp("checks_home")))
+        mp.setenv("WORKSHOP_HOME", str(home_copy("scan", "checks_home")))
         mp.setenv("WORKSHOP_BACKEND", "lite")
         mp.delenv(checks.TIMEOUT_ENV, raising=False)
         workshop = workshop_lib.start(upto="scan")

@@ -28,9 +28,9 @@ QUESTIONS = ["TEU 20-foot equivalent capacity unit for vessels", "Where is the v
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def ws(home_copy) -> Any:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("WORKSHOP_HOME", str(tmp_path_factory.mktemp("embed_once")))
+        mp.setenv("WORKSHOP_HOME", str(home_copy("scan", "embed_once")))
         mp.setenv("WORKSHOP_BACKEND", "lite")
         mp.delenv(checks.TIMEOUT_ENV, raising=False)
         workshop = workshop_lib.start(upto="scan")

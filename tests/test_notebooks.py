@@ -138,11 +138,9 @@ def test_student_notebook_01_is_the_solution_notebook():
 
 
 @pytest.fixture(scope="module")
-def prepared_home(tmp_path_factory) -> Path:
-    """A lite home brought up to the scan level once; each student run gets a copy."""
-    from workshop_lib.grading import prepare_home
-
-    return prepare_home(tmp_path_factory.mktemp("prepared") / "home")
+def prepared_home(home_copy) -> Path:
+    """A lite home brought up to the scan level once; each test gets a copy."""
+    return home_copy("scan", "prepared")
 
 
 def test_the_check_cell_fails_a_scanner_that_does_not_upper_case_the_owner(prepared_home, tmp_path, monkeypatch,

@@ -22,8 +22,8 @@ PROBE = "TEU 20-foot equivalent capacity unit for vessels"
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory: pytest.TempPathFactory):
-    home = tmp_path_factory.mktemp("retrieval-home")
+def ws(home_copy):
+    home = home_copy("scan", "retrieval-home")
     mp = pytest.MonkeyPatch()
     mp.setenv("WORKSHOP_HOME", str(home))
     mp.setenv("WORKSHOP_BACKEND", "lite")

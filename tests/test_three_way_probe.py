@@ -31,9 +31,9 @@ def _question() -> str:
 
 
 @pytest.fixture(scope="module")
-def legs(tmp_path_factory: pytest.TempPathFactory):
+def legs(home_copy):
     mp = pytest.MonkeyPatch()
-    mp.setenv("WORKSHOP_HOME", str(tmp_path_factory.mktemp("probe-home")))
+    mp.setenv("WORKSHOP_HOME", str(home_copy("scan", "probe-home")))
     mp.setenv("WORKSHOP_BACKEND", "lite")
     ws = workshop_lib.start(upto="scan")
     question = _question()
