@@ -15,6 +15,7 @@ import json
 import math
 import os
 import re
+import shutil
 import socket
 import stat
 import sys
@@ -1200,13 +1201,13 @@ def test_lite_doctor_after_setup_is_green_and_notices_a_dropped_text_index(home)
         ws.close()
 
 
-def test_lite_doctor_sees_damage_and_setup_repairs_it_keeping_the_learners_memories(home):
+def test_lite_doctor_sees_damage_and_setup_repairs_it_keeping_the_learners_memories(home, home_copy):
     """Chunks deleted, vectors nulled, a seed table emptied: doctor fails each, one setup repairs all."""
     from workshop_lib.workshop import start
 
+    shutil.copytree(home_copy("memory", "before_damage"), home, dirs_exist_ok=True)   # set up to the memory level
     settings = load_settings()
     backend = get_backend(dataclasses.replace(settings, backend="lite"))
-    backend.setup(upto="memory", reseed=False, echo=lambda *_: None)
     ws = start(settings=settings, upto="memory")
     try:
         mine = ws.memory_client.add_memory("the learner's own note about reefer containers", user_id=ws.user_id,
@@ -1240,12 +1241,12 @@ def test_lite_doctor_sees_damage_and_setup_repairs_it_keeping_the_learners_memor
 
 
 @pytest.mark.parametrize("damage", ["truncate", "overwrite-pages", "delete-agent", "delete-catalog"])
-def test_damaged_lite_files_are_found_by_doctor_and_rebuilt_by_setup(home, damage):
+def test_damaged_lite_files_are_found_by_doctor_and_rebuilt_by_setup(home, home_copy, damage):
     from workshop_lib.backends.lite import damaged_files
 
+    shutil.copytree(home_copy("memory", "before_damage"), home, dirs_exist_ok=True)   # set up to the memory level
     settings = load_settings()
     backend = get_backend(dataclasses.replace(settings, backend="lite"))
-    backend.setup(upto="memory", reseed=False, echo=lambda *_: None)
     folder = settings.home / "lite"
     target = folder / ("_catalog.db" if damage == "delete-catalog" else
                        "AGENT.db" if damage == "delete-agent" else "SUPPLYCHAIN.db")
