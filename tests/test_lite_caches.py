@@ -181,3 +181,75 @@ def test_score_lookups_have_the_candidates_at_hand_and_every_hit_on_demand() -> 
     assert near.get(3) == 20 and near.get(5) == 0 and near.get(5, -1) == -1   # another hit, a non-hit
     full = _HitScores(rowids, scores)
     assert [full.get(r) for r in (7, 3, 9, 4, 1)] == [10, 20, 30, 40, 0]
+
+
+def _orders_like_values(cv) -> bool:
+    """Within each kind, the order keys sort the rows as their values sort, equal values sharing a key."""
+    from workshop_lib.lite.caches import ColumnValues
+
+    for kind in (ColumnValues.TEXT, ColumnValues.NUMBER):
+        mine = cv.kinds == kind
+        pairs = list(zip(cv.values[mine].tolist(), cv.order[mine].tolist()))
+        for (a, ka), (b, kb) in zip(sorted(pairs), sorted(pairs)[1:]):
+            if not ((a == b and ka == kb) or (a < b and ka < kb)):
+                return False
+    return True
+
+
+def test_column_values_order_keys_follow_the_values_through_writes() -> None:
+    """Order keys stay consistent with the values after inserts, updates (kind changes too) and deletes."""
+    import random
+
+    import numpy as np
+
+    from workshop_lib.lite.caches import ColumnValues
+
+    rng = random.Random(8)
+    table = {rowid: rng.choice([f"r{rng.randrange(40)}", rng.randrange(30), rng.random(), None, b"x"])
+             for rowid in range(1, 300)}
+    kept = ColumnValues(sorted(table.items()))
+    assert _orders_like_values(kept) and np.isnan(kept.order[kept.kinds == ColumnValues.OTHER]).all()
+    for _ in range(80):
+        changed = set()
+        for _ in range(rng.randint(1, 5)):
+            rowid = rng.choice([rng.randint(1, 330), max(table) + 1])
+            if rng.random() < 0.25:
+                table.pop(rowid, None)
+            else:
+                table[rowid] = rng.choice([f"r{rng.randrange(60)}", f"é{rng.randrange(9)}", rng.randrange(50),
+                                           rng.random() * 50, None])
+            changed.add(rowid)
+        kept.apply([(r, table[r]) for r in changed if r in table], changed)
+        assert kept.values.tolist() == [table[r] for r in sorted(table)]
+        assert _orders_like_values(kept)
+
+
+def test_order_keys_renumber_when_no_float_fits_between_two_values() -> None:
+    from fractions import Fraction
+
+    from workshop_lib.lite.value_order import OrderKeys
+
+    seen = [Fraction(0), Fraction(1), Fraction(2)]
+    keys = OrderKeys(seen)
+    for depth in range(1, 80):   # always just above 1: every new key halves the gap above 1's key
+        value = 1 + Fraction(1, 2 ** depth)
+        keys.key(value)
+        seen.append(value)
+    assert keys.renumbered >= 1
+    ordered = sorted(seen)
+    assert [keys.key(v) for v in ordered] == sorted(keys.key(v) for v in ordered)
+    assert len({keys.key(v) for v in ordered}) == len(ordered)
+    assert keys.key(Fraction(-5)) < keys.key(Fraction(0)) and keys.key(Fraction(9)) > keys.key(Fraction(1))
+
+
+def test_positions_of_rowids_with_and_without_gaps() -> None:
+    import numpy as np
+
+    from workshop_lib.lite.caches import ColumnValues
+
+    dense = ColumnValues([(r, f"v{r}") for r in range(10, 20)])
+    assert dense.at(np.asarray([10, 15, 19])).tolist() == [0, 5, 9]
+    assert dense.at(np.asarray([9])) is None and dense.at(np.asarray([20])) is None
+    gaps = ColumnValues([(r, f"v{r}") for r in (3, 5, 8, 9)])
+    assert gaps.at(np.asarray([5, 9])).tolist() == [1, 3] and gaps.at(np.asarray([4])) is None
+    assert dense.at(np.asarray([], dtype=np.int64)).tolist() == []

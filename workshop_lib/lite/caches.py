@@ -39,6 +39,7 @@ import numpy as np
 
 from .plan import Plan
 from .shapes import Template
+from .value_order import OrderKeys
 
 PLAN_CACHE_SIZE = 2000
 TEMPLATE_CACHE_SIZE = 256
@@ -247,9 +248,11 @@ class ColumnValues(_RowidArrays):
 
     ``kinds`` says per row whether the value is text (0), a number (1) or
     anything else (2: NULL, bytes), so a caller can tell in one array operation
-    whether a set of rows compares in Python as SQLite orders it. Like
-    :class:`VectorColumn`, spare capacity at the end makes an append (an
-    INSERT's new rowid above the others) O(1).
+    whether a set of rows compares in Python as SQLite orders it; ``order``
+    holds a float per text or number row that sorts as its value does among
+    rows of its kind (value_order.py; NaN for the others), so such rows are
+    ordered with numpy. Like :class:`VectorColumn`, spare capacity at the end
+    makes an append (an INSERT's new rowid above the others) O(1).
     """
 
     TEXT, NUMBER, OTHER = 0, 1, 2
@@ -257,8 +260,10 @@ class ColumnValues(_RowidArrays):
     def __init__(self, rows: list[tuple[int, Any]]) -> None:
         values = np.empty(len(rows), dtype=object)
         values[:] = [r[1] for r in rows]
-        super().__init__(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), values,
-                         np.fromiter((self.kind(r[1]) for r in rows), dtype=np.int8, count=len(rows)))
+        kinds = np.fromiter((self.kind(r[1]) for r in rows), dtype=np.int8, count=len(rows))
+        self._keys = {kind: OrderKeys(values[kinds == kind].tolist()) for kind in (self.TEXT, self.NUMBER)}
+        super().__init__(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), values, kinds,
+                         self._order_of(values, kinds))
 
     @property
     def values(self) -> np.ndarray:
@@ -268,15 +273,32 @@ class ColumnValues(_RowidArrays):
     def kinds(self) -> np.ndarray:
         return self._arrays[2][:self._n]
 
+    @property
+    def order(self) -> np.ndarray:
+        return self._arrays[3][:self._n]
+
     @classmethod
     def kind(cls, value: Any) -> int:
         kind = type(value)
         return cls.TEXT if kind is str else cls.NUMBER if kind in (int, float) else cls.OTHER
 
+    def _order_of(self, values: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+        """The order keys of ``values`` (NaN for a value that is neither text nor a number)."""
+        order = np.full(len(values), np.nan)
+        for kind, keys in self._keys.items():
+            mine = kinds == kind
+            order[mine] = np.fromiter(map(keys.key, values[mine].tolist()), dtype=np.float64, count=int(mine.sum()))
+        return order
+
     def at(self, rowids: np.ndarray) -> np.ndarray | None:
         """Positions of ``rowids`` in the arrays, or None when one of them is not a row."""
+        n, ours = self._n, self._arrays[0]
+        if n and len(rowids) and ours[n - 1] - ours[0] == n - 1:
+            # no gaps (no row was ever deleted): a rowid's position is its distance from the first
+            at = rowids - ours[0]
+            return at if at.min() >= 0 and at.max() < n else None
         at = np.searchsorted(self.rowids, rowids)
-        if len(at) and (at.max() >= self._n or not np.array_equal(self.rowids[at], rowids)):
+        if len(at) and (at.max() >= n or not np.array_equal(self.rowids[at], rowids)):
             return None
         return at
 
@@ -286,20 +308,28 @@ class ColumnValues(_RowidArrays):
         Updates are written in place and an INSERT above the highest rowid is
         an append; a delete or an insert below moves the arrays once. No sort.
         """
+        renumbered = {kind: keys.renumbered for kind, keys in self._keys.items()}
         now = dict(rows)
         ids = np.asarray(sorted(changed), dtype=np.int64)
         at, present = self._find(ids)
         exists = np.fromiter((int(i) in now for i in ids), dtype=bool, count=len(ids))
-        values, kinds = self._arrays[1], self._arrays[2]
-        for k in np.nonzero(present & exists)[0].tolist():
-            value = now[int(ids[k])]
-            values[at[k]] = value
-            kinds[at[k]] = self.kind(value)
+        updated = np.nonzero(present & exists)[0]
+        if len(updated):
+            values, kinds, order = self._arrays[1], self._arrays[2], self._arrays[3]
+            where = at[updated]
+            values[where] = [now[int(ids[k])] for k in updated.tolist()]
+            kinds[where] = [self.kind(v) for v in values[where].tolist()]
+            order[where] = self._order_of(values[where], kinds[where])
         self._remove(at[present & ~exists])
         new = ids[~present & exists]
         added = np.empty(len(new), dtype=object)
         added[:] = [now[int(i)] for i in new]
-        self._add(new, added, np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new)))
+        added_kinds = np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new))
+        self._add(new, added, added_kinds, self._order_of(added, added_kinds))
+        for kind, keys in self._keys.items():
+            if keys.renumbered != renumbered[kind]:   # keys stored before the renumbering are stale
+                mine = self.kinds == kind
+                self.order[mine] = self._order_of(self.values[mine], self.kinds[mine])
 
 
 class DerivedCaches:

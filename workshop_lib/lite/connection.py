@@ -527,10 +527,11 @@ class LiteConnection:
         kinds = keys.kinds[at]
         if not (np.all(kinds == ColumnValues.TEXT) or np.all(kinds == ColumnValues.NUMBER)):
             return None
-        # text compares by code point in Python and by UTF-8 bytes in SQLite (BINARY): the same order
-        found = keys.values[at]
-        cut = sorted(found.tolist())[room - 1]   # a sort of the Python values: np.partition of objects is slower
-        return tied[found <= cut]
+        # text compares by code point in Python and by UTF-8 bytes in SQLite (BINARY): the same order, which
+        # the order keys of one kind follow (equal values, equal keys): the room-th smallest key is the cut
+        order = keys.order[at]
+        cut = np.partition(order, room - 1)[room - 1]
+        return tied[order <= cut]
 
     def _nearest_rows(self, slot: Any, rowids: np.ndarray, dists: np.ndarray, binds: dict[str, Any]) -> None:
         """Give a top-k block the rows nearest the query, widening until it yields its k rows (exact)."""
