@@ -194,3 +194,20 @@ def test_widening_follows_the_share_of_candidates_the_filters_keep() -> None:
     assert widen(120, 30, 20) == 270         # 1 in 6 passes: 180 needed, half as many again
     assert widen(1000, 40, 10) == 6000       # 1 in 100 passes: 4000 needed, half as many again
     assert all(widen(s, w, f) > s for s in (1, 64, 999) for w in (1, 30) for f in range(w))
+
+
+def test_nth_highest_matches_a_sort_for_scores_floats_and_wide_integers() -> None:
+    """Counted (small scores), partitioned from the top (floats) or as is (other integers): the sort's answer."""
+    import numpy as np
+
+    from workshop_lib.lite.vector_topk import SMALL_SCORES, nth_highest
+
+    rng = np.random.default_rng(3)
+    cases = [rng.integers(1, 101, 5000), np.repeat(np.array([58, 73, 59]), [9000, 1, 25]),   # scores, ties
+             np.array([0, 0, 0]), rng.random(3000), rng.integers(1, 5, 800).astype(np.float32),
+             rng.integers(-10**12, 10**12, 2000), np.array([SMALL_SCORES, 5, 5, 2 ** 40], dtype=np.uint64)]
+    for values in cases:
+        ordered = np.sort(values)[::-1]
+        for n in sorted({1, 2, len(values) // 3, len(values) - 1, len(values)}):
+            got = nth_highest(values, n)
+            assert got == ordered[n - 1] and np.asarray(got).dtype == values.dtype, (values.dtype, n)

@@ -460,7 +460,7 @@ class LiteConnection:
                 self._ctx[slot.slot] = _HitScores(rowids, values)
                 self._hand_over(slot.slot, rowids.tolist(), values.tolist())
                 return
-            threshold = np.partition(values, total - size)[total - size]   # the size-th highest score
+            threshold = vector_topk.nth_highest(values, size)
             above = values > threshold
             tied = rowids[values == threshold]
             room = size - int(above.sum())

@@ -32,6 +32,9 @@ unchanged (every left-out row sorts after them).
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 from sqlglot import exp
 
 
@@ -367,6 +370,28 @@ def widen(size: int, wanted: int, found: int) -> int:
     if found <= 0:
         return 4 * size
     return max(2 * size, -(-3 * size * wanted // (2 * found)))
+
+
+SMALL_SCORES = 1 << 16   # Oracle Text scores are 0-100; a larger integer range is sorted, not counted
+
+
+def nth_highest(values: np.ndarray, n: int) -> Any:
+    """The ``n``-th highest of ``values`` (1 <= n <= len), counted duplicates included.
+
+    Scores are small non-negative integers with many repeats (short, similar
+    texts score alike); ``np.partition`` is slow on such data when the rank is
+    far from the start (1 ms at 10^4 hits, ten times a sort), so they are
+    counted with ``np.bincount`` instead. Floats are partitioned from the top
+    (negated, so the rank is near the start); anything else as it is.
+    """
+    if values.dtype.kind in "iu" and len(values):
+        low, high = int(values.min()), int(values.max())
+        if low >= 0 and high < SMALL_SCORES:
+            at_least = np.cumsum(np.bincount(values)[::-1])   # at_least[i]: how many are >= high - i
+            return values.dtype.type(high - int(np.searchsorted(at_least, n)))
+    if values.dtype.kind == "f":
+        return -np.partition(-values, n - 1)[n - 1]
+    return np.partition(values, len(values) - n)[len(values) - n]
 
 
 def tie_key(block: exp.Select, member: exp.In) -> str | None:
