@@ -123,9 +123,12 @@ def test_the_docs_list_every_refusal_the_catalogue_has() -> None:
     assert unsupported_markdown().count("\n| ") >= 40
 
 
-def test_a_write_blocked_by_another_connections_open_change_says_what_to_do(tmp_path) -> None:
+def test_a_write_blocked_by_another_connections_open_change_says_what_to_do(tmp_path, monkeypatch) -> None:
     """SQLite's single writer surfaces as ORA-00054 naming the other connection's uncommitted change."""
     from workshop_lib.backends.lite import connect_lite
+    from workshop_lib.lite import connection
+
+    monkeypatch.setattr(connection, "BUSY_TIMEOUT_SECONDS", 0.2)   # the wait itself is SQLite's (default 5 s)
 
     first, second = connect_lite(tmp_path / "lite"), connect_lite(tmp_path / "lite")
     try:

@@ -54,6 +54,10 @@ KNOWN_SCHEMAS = ("SUPPLYCHAIN",)  # attached up front, so DDL on them works insi
 _EMBED_BATCH = 64
 
 
+#: How long a write waits for another connection's open transaction before ORA-00054 (SQLite's busy timeout).
+BUSY_TIMEOUT_SECONDS = 5.0
+
+
 class LiteConnection:
     """Connection to a lite workshop database (see module docstring)."""
 
@@ -69,7 +73,7 @@ class LiteConnection:
         self.dsn = f"lite:{self.folder}"
         self._lock = threading.RLock()
         self._con = sqlite3.connect(self.folder / f"{self.username}.db", isolation_level=None,
-                                    check_same_thread=False)
+                                    check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS)
         self._con.execute("PRAGMA foreign_keys = ON")
         self._con.execute(f"ATTACH DATABASE ? AS {catalog.CATALOG_SCHEMA}", (str(self.folder / "_catalog.db"),))
         catalog.ensure_catalog(self._con)
