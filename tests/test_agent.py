@@ -9,9 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from workshop_lib.agent import offline
 from workshop_lib.agent.llm import LLMError
-from workshop_lib.agent.models import choose_model
+from workshop_lib.agent.models import OFFLINE_MODEL, choose_model  # not offline.py: it imports litellm (3 s)
 from workshop_lib.agent.longterm import LongTermMemory, memory_block, rule_extract
 from workshop_lib.agent.loop import run_agent
 from workshop_lib.agent.runs import list_runs, load_run, save_run
@@ -210,7 +209,7 @@ def test_an_unreachable_endpoint_is_one_readable_message():
 def test_model_choice():
     assert choose_model(model=None).offline or os.environ.get("WORKSHOP_LLM_MODEL")
     assert choose_model(model="ollama/llama3.1").label == "ollama/llama3.1"
-    assert choose_model(model=offline.MODEL).offline
+    assert choose_model(model=OFFLINE_MODEL).offline
 
 
 # -- runs and long-term memory ---------------------------------------------------------------------
