@@ -153,6 +153,11 @@ class _RowidArrays:
     def _find(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Positions of ``ids`` in the arrays (where they would go) and whether each is there."""
         n, rowids = self._n, self.rowids
+        if n and rowids[n - 1] - rowids[0] == n - 1:
+            # no gaps (no row was ever deleted): a rowid's position is its distance from the first,
+            # O(1) per id where a binary search over 10^5 rowids for 10^5 tied hits took 1.7 ms
+            at = np.clip(ids - rowids[0], 0, n)
+            return at, (ids >= rowids[0]) & (ids <= rowids[n - 1])
         at = np.searchsorted(rowids, ids)
         present = (at < n) & (rowids[np.minimum(at, max(n - 1, 0))] == ids) if n else np.zeros(len(ids), dtype=bool)
         return at, present
@@ -292,15 +297,8 @@ class ColumnValues(_RowidArrays):
 
     def at(self, rowids: np.ndarray) -> np.ndarray | None:
         """Positions of ``rowids`` in the arrays, or None when one of them is not a row."""
-        n, ours = self._n, self._arrays[0]
-        if n and len(rowids) and ours[n - 1] - ours[0] == n - 1:
-            # no gaps (no row was ever deleted): a rowid's position is its distance from the first
-            at = rowids - ours[0]
-            return at if at.min() >= 0 and at.max() < n else None
-        at = np.searchsorted(self.rowids, rowids)
-        if len(at) and (at.max() >= n or not np.array_equal(self.rowids[at], rowids)):
-            return None
-        return at
+        at, present = self._find(rowids)
+        return at if present.all() else None
 
     def apply(self, rows: list[tuple[int, Any]], changed: set[int]) -> None:
         """Catch up with writes: ``changed`` rowids were written, ``rows`` are those of them that still exist.
