@@ -197,7 +197,7 @@ def test_widening_follows_the_share_of_candidates_the_filters_keep() -> None:
 
 
 def test_nth_highest_matches_a_sort_for_scores_floats_and_wide_integers() -> None:
-    """Counted (small scores), partitioned from the top (floats) or as is (other integers): the sort's answer."""
+    """Counted (small non-negative integers) or partitioned (anything else): the sort's answer."""
     import numpy as np
 
     from workshop_lib.lite.vector_topk import SMALL_SCORES, nth_highest

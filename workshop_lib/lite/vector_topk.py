@@ -381,16 +381,13 @@ def nth_highest(values: np.ndarray, n: int) -> Any:
     Scores are small non-negative integers with many repeats (short, similar
     texts score alike); ``np.partition`` is slow on such data when the rank is
     far from the start (1 ms at 10^4 hits, ten times a sort), so they are
-    counted with ``np.bincount`` instead. Floats are partitioned from the top
-    (negated, so the rank is near the start); anything else as it is.
+    counted with ``np.bincount`` instead; any other values are partitioned.
     """
     if values.dtype.kind in "iu" and len(values):
         low, high = int(values.min()), int(values.max())
         if low >= 0 and high < SMALL_SCORES:
             at_least = np.cumsum(np.bincount(values)[::-1])   # at_least[i]: how many are >= high - i
             return values.dtype.type(high - int(np.searchsorted(at_least, n)))
-    if values.dtype.kind == "f":
-        return -np.partition(-values, n - 1)[n - 1]
     return np.partition(values, len(values) - n)[len(values) - n]
 
 
