@@ -1,4 +1,9 @@
-"""Grading that cannot be gamed: the clean re-run of TODO cells, with genuine checks, flags what it cannot decide."""
+"""Grading that cannot be gamed: the clean re-run of TODO cells, with genuine checks, flags what it cannot decide.
+
+The re-runs here are children forked by one warm parent, as ``workshop grade``
+runs them; the solution is also graded in a fresh process (the way without a
+warm parent), and both must agree.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from workshop_lib.clean_grade import clean_grade, flags_for, todo_sources
+from workshop_lib.clean_grade import clean_grade, flags_for, todo_sources, warm_parent
+from workshop_lib.clean_runner import fork_available
 from workshop_lib.release import REPO_ROOT, annotate, read_notebook
 
 P3 = "03_retrieval"
@@ -41,6 +47,13 @@ def prepared_home(home_copy) -> Path:
     return home_copy("scan", "clean")
 
 
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory):
+    """One warm parent for the module's re-runs (as one grading run has)."""
+    with warm_parent(tmp_path_factory.mktemp("warm")) as parent:
+        yield parent
+
+
 def _submission(todo2_source: str) -> nbformat.NotebookNode:
     nb = read_notebook(STUDENT)
     solved = {c.metadata["nbgrader"]["grade_id"]: c.source for c in SOURCE.cells if "nbgrader" in c.metadata}
@@ -53,10 +66,10 @@ def _submission(todo2_source: str) -> nbformat.NotebookNode:
     return nb
 
 
-def _grade(nb, prepared_home, tmp_path):
+def _grade(nb, prepared_home, tmp_path, runner=None, **options):
     home = tmp_path / "home"
     shutil.copytree(prepared_home, home)
-    return clean_grade(nb, SOURCE, P3, home)
+    return clean_grade(nb, SOURCE, P3, home, runner=runner, **options)
 
 
 @pytest.mark.parametrize("source,flag,reason", [
@@ -64,17 +77,23 @@ def _grade(nb, prepared_home, tmp_path):
     (REBIND_THE_CHECK, "refers to the checks", "TODO 2 (retrieve_knowledge) failed"),
     (CALL_THE_LIBRARY, "refers to the library's reference code", "called the library's own retrieve_knowledge"),
 ], ids=["input-transformer", "rebound-check", "calls-reference"])
-def test_gaming_the_checks_scores_nothing_and_is_flagged(source, flag, reason, prepared_home, tmp_path):
-    result = _grade(_submission(source), prepared_home, tmp_path)
+def test_gaming_the_checks_scores_nothing_and_is_flagged(source, flag, reason, prepared_home, tmp_path, warm):
+    result = _grade(_submission(source), prepared_home, tmp_path, warm)
+    assert warm.fallbacks == 0 or not fork_available()
     assert result.failure is None, result.failure
     assert result.scores == {2: 0.0, 3: 4.0}, result.errors
     assert reason in result.errors[2]
     assert flag in result.flags[2] and result.flags[3] == []
 
 
-def test_the_solutions_todo_cells_earn_every_point_without_flags(prepared_home, tmp_path):
-    result = _grade(SOURCE, prepared_home, tmp_path)
-    assert result.scores == {2: 3.0, 3: 4.0} and result.flags == {2: [], 3: []}, result.errors
+def test_the_solutions_todo_cells_earn_every_point_without_flags(prepared_home, tmp_path, warm):
+    forked = warm.forked
+    fresh = _grade(SOURCE, prepared_home, tmp_path / "fresh")
+    child = _grade(SOURCE, prepared_home, tmp_path / "warm", warm)
+    for result in (fresh, child):
+        assert result.failure is None and result.errors == {}, (result.failure, result.errors)
+        assert result.scores == {2: 3.0, 3: 4.0} and result.flags == {2: [], 3: []}
+    assert warm.forked == forked + int(fork_available())   # the second one was a forked child
 
 
 def test_todo_cells_are_found_by_grade_id_or_marker():
@@ -91,13 +110,20 @@ def test_flags_name_what_the_instructor_should_look_at():
 
 
 def test_learner_code_sees_no_instructor_secrets(prepared_home, tmp_path, monkeypatch):
+    """Not in its environment, nor in its parent's (the warm parent starts after the secret is set)."""
     monkeypatch.setenv("ORACLE_ADMIN_PASSWORD", "s3cret-admin-pw")
     leak = ('import os\ndef retrieve_knowledge(query, k=5, kinds=None):\n'
-            '    raise ValueError(repr(os.environ.get("ORACLE_ADMIN_PASSWORD")) + repr(os.getcwd()))\n')
-    result = _grade(_submission(leak), prepared_home, tmp_path)
+            '    parent = open(f"/proc/{os.getppid()}/environ", "rb").read()\n'
+            '    raise ValueError(repr(os.environ.get("ORACLE_ADMIN_PASSWORD")) + repr(os.getcwd())\n'
+            '                     + repr(b"s3cret" in parent))\n')
+    with warm_parent(tmp_path) as parent:
+        result = _grade(_submission(leak), prepared_home, tmp_path, parent)
+    assert parent.forked == int(fork_available()) and parent.fallbacks == 1 - int(fork_available())
     assert result.scores[2] == 0.0
-    assert "s3cret-admin-pw" not in result.errors[2] and "None" in result.errors[2]
+    assert "s3cret-admin-pw" not in result.errors[2] and "None" in result.errors[2], result.errors
     assert str(REPO_ROOT) + "'" not in result.errors[2]   # the learner's code does not run in the repository
+    if fork_available():
+        assert result.errors[2].endswith("False"), result.errors[2]
 
 
 def test_grading_homes_are_copies_not_links(tmp_path):

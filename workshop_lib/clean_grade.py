@@ -6,7 +6,9 @@ check cell, rebinding ``checks.todo2``, patching ``sys.modules``). This module
 grades from the submitted **TODO cells' source** instead:
 
 1. a fresh Python process starts, imports the checks and keeps the genuine
-   check functions **before any learner code runs**;
+   check functions **before any learner code runs** (during ``workshop grade``
+   the process is a child forked from a warm parent that imported them and
+   ran no learner code: :mod:`workshop_lib.clean_runner`);
 2. it runs the assignment's locked setup cell (from ``solutions/``, never the
    learner's copy) against its own copy of the prepared lite home;
 3. it runs each TODO cell's source and calls the kept check with the function
@@ -22,23 +24,25 @@ notebook run still gives learners their feedback; this score is the one
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
 import re
 import secrets
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .clean_runner import WarmParent, run_fresh
 from .todos import Todo, for_notebook
 
 if TYPE_CHECKING:  # the fresh grading process never needs nbformat: importing it costs ~2 s (jsonschema)
     import nbformat
 
-__all__ = ["CleanResult", "todo_sources", "flags_for", "clean_grade", "SUSPICIOUS", "SECRET_VARIABLES"]
+__all__ = ["CleanResult", "todo_sources", "flags_for", "clean_grade", "warm_parent", "SUSPICIOUS",
+           "SECRET_VARIABLES", "WARM_IMPORTS"]
 
 #: (pattern, what the instructor is told) for TODO-cell source that may tamper with grading.
 SUSPICIOUS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -55,6 +59,10 @@ _MARKER = "@@workshop-clean-grade@@"
 #: Settings a learner's code never needs while it is graded (and must not be able to print).
 SECRET_VARIABLES = ("ORACLE_PASSWORD", "ORACLE_ADMIN_PASSWORD", "ORACLE_ADMIN_USER", "SUPPLYCHAIN_PASSWORD",
                     "ORACLE_DSN", "ORACLE_USER", "ORACLE_WALLET_DIR", "ORACLE_WALLET_PASSWORD")
+#: What a warm parent imports before its first fork: the checks and what every setup cell imports. A check
+#: module's ``RUN_IMPORTS`` adds what that check's run imports (the agent's model path for TODO 5).
+WARM_IMPORTS = ("workshop_lib.checks", "workshop_lib.notebook")
+_MODULE = "workshop_lib.clean_grade"
 _TODO_MARKER = re.compile(r"^\s*#\s*TODO\s+(\d+)\b")
 
 
@@ -91,22 +99,46 @@ def _setup_sources(source_nb: nbformat.NotebookNode) -> list[str]:
             and str((c.metadata.get("nbgrader") or {}).get("grade_id", "")).startswith("setup_")]
 
 
+def _environment(home: Path | None = None) -> dict[str, str]:
+    """This process's environment without the secrets, set up for a lite re-run (over ``home`` when given)."""
+    env = {key: value for key, value in os.environ.items() if key not in SECRET_VARIABLES}
+    env.update(WORKSHOP_BACKEND="lite", WORKSHOP_NO_DOTENV="1", NBGRADER_EXECUTION="autograde",
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    if home is not None:
+        env["WORKSHOP_HOME"] = str(home)
+    return env
+
+
+def warm_parent(cwd: Path) -> WarmParent:
+    """A warm parent for clean re-runs (started on first use; close it when grading ends)."""
+    return WarmParent(_MODULE, _environment(), cwd)
+
+
+def _run_imports(todos: list[Todo]) -> list[str]:
+    """What the checks of ``todos`` import when they run (their modules' ``RUN_IMPORTS``)."""
+    return [name for t in todos
+            for name in getattr(importlib.import_module(f"{__package__}.checks.{t.check}"), "RUN_IMPORTS", ())]
+
+
 def clean_grade(submission: nbformat.NotebookNode, source_nb: nbformat.NotebookNode, assignment: str,
-                home: Path, *, timeout: float = 600) -> CleanResult:
-    """Grade ``submission``'s TODO cells of ``assignment`` in a fresh process over lite home ``home``."""
+                home: Path, *, timeout: float = 600, runner: WarmParent | None = None) -> CleanResult:
+    """Grade ``submission``'s TODO cells of ``assignment`` over lite home ``home``.
+
+    In a fresh process, or with ``runner`` in a child it forks (same result,
+    without paying the imports again).
+    """
     todos = for_notebook(assignment)
     sources = todo_sources(submission)
     result = CleanResult(flags={t.number: flags_for(sources.get(t.number, "")) for t in todos})
     nonce = secrets.token_hex(16)   # only the genuine result line carries it
-    payload = {"assignment": assignment, "nonce": nonce, "setup": _setup_sources(source_nb),
-               "todos": [{"number": t.number, "source": sources.get(t.number)} for t in todos]}
-    env = {key: value for key, value in os.environ.items() if key not in SECRET_VARIABLES}
-    env.update(WORKSHOP_HOME=str(home), WORKSHOP_BACKEND="lite", WORKSHOP_NO_DOTENV="1",
-               NBGRADER_EXECUTION="autograde", PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    try:
-        done = subprocess.run([sys.executable, "-m", "workshop_lib.clean_grade"], input=json.dumps(payload),
-                              capture_output=True, text=True, timeout=timeout, env=env, cwd=str(home))
-    except subprocess.TimeoutExpired:
+    payload = json.dumps({"assignment": assignment, "nonce": nonce, "setup": _setup_sources(source_nb),
+                          "todos": [{"number": t.number, "source": sources.get(t.number)} for t in todos]})
+    env = _environment(home)
+    if runner is not None:
+        done = runner.run(payload, env, home, timeout, imports=_run_imports(todos))
+    else:
+        done = run_fresh(_MODULE, payload, env, home, timeout)
+    if done.timed_out:
         result.failure = f"the clean re-run did not finish within {timeout:.0f} s"
         return result
     lines = [line for line in done.stdout.splitlines() if line.startswith(_MARKER + nonce)]
@@ -121,11 +153,11 @@ def clean_grade(submission: nbformat.NotebookNode, source_nb: nbformat.NotebookN
     return result
 
 
-def _child() -> int:
-    """The fresh process: keep the genuine checks, run setup and each TODO cell, call the kept checks."""
+def _child(text: str) -> int:
+    """The re-run's process: keep the genuine checks, run setup and each TODO cell, call the kept checks."""
     from . import checks, todos   # imported before any learner code: these objects are the genuine ones
 
-    payload = json.loads(sys.stdin.read())
+    payload = json.loads(text)
     nonce = payload.pop("nonce")
     kept: dict[int, Any] = {t.number: getattr(checks, t.check) for t in todos.for_notebook(payload["assignment"])}
     registered: dict[int, Todo] = {t.number: t for t in todos.for_notebook(payload["assignment"])}
@@ -162,4 +194,8 @@ def _child() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_child())
+    if sys.argv[1:] == ["--warm"]:
+        from .clean_runner import serve
+
+        sys.exit(serve(_child, WARM_IMPORTS))
+    sys.exit(_child(sys.stdin.read()))

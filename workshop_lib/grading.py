@@ -45,7 +45,7 @@ from .errors import WorkshopError
 from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_nbgrader_config,
                       read_notebook)
 from .clean_grade import SECRET_VARIABLES as _SECRET_VARIABLES
-from .clean_grade import CleanResult, clean_grade
+from .clean_grade import CleanResult, clean_grade, warm_parent
 from .todos import by_grade_id
 
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_.@-]+")
@@ -404,6 +404,7 @@ class Grader:
         self._collector = _Collect()
         self.log.addHandler(self._collector)
         self._template: Path | None = None
+        self._runner = warm_parent(self.course)   # clean re-runs fork from it (started on first use)
 
     def __enter__(self) -> "Grader":
         return self
@@ -414,6 +415,7 @@ class Grader:
     def close(self) -> None:
         """Remove the temporary course directory (when this grader created it)."""
         self.log.removeHandler(self._collector)
+        self._runner.close()
         if self._tmp is not None:
             self._tmp.cleanup()
 
@@ -510,11 +512,12 @@ class Grader:
         return scores, notes
 
     def _clean(self, submission: Submission, learner_id: str) -> CleanResult:
-        """The authoritative re-run of the submission's TODO cells (fresh process, own home copy)."""
+        """The authoritative re-run of the submission's TODO cells (a warm parent's child, own home copy)."""
         name = submission.assignment
         home = _copy_home(self.template_home(), self.course / "homes" / f"{learner_id}__{name}__clean")
         try:
-            return clean_grade(read_notebook(submission.path), self.sources[name], name, home)
+            return clean_grade(read_notebook(submission.path), self.sources[name], name, home,
+                               runner=self._runner)
         except Exception as exc:  # noqa: BLE001 - an unreadable submission: fall back to the notebook run
             return CleanResult(failure=f"the clean re-run could not start ({type(exc).__name__}: {exc})")
         finally:

@@ -8,6 +8,10 @@ from typing import Any
 from .harness import _Grader, _short
 from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 
+#: What this check's run imports on first use (run_agent's model call: litellm, seconds). A warm grading
+#: parent (workshop_lib.clean_runner) imports it once instead of once per learner.
+RUN_IMPORTS = ("workshop_lib.agent.offline",)
+
 _QUESTION = "Check probe {run}: what unit does CHECK_SCHEMA.PROBE_COLUMN use?"
 _ACCEPTED = "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, never pounds."
 _DRAFT = "Check probe {run} correction: what unit does CHECK_SCHEMA.PROBE_COLUMN use? It holds pounds."
