@@ -38,8 +38,8 @@ def _docsection():
 
 
 def test_every_benchmark_script_owns_a_section() -> None:
-    assert [p.stem for p in SCRIPTS] == ["bench_agent", "bench_embedding", "bench_lite", "bench_retrieval",
-                                         "bench_seed", "bench_suite"]
+    assert [p.stem for p in SCRIPTS] == ["bench_agent", "bench_embedding", "bench_grading", "bench_lite",
+                                         "bench_retrieval", "bench_seed", "bench_suite"]
     for path in SCRIPTS:
         module = _module(path)
         assert module.NAME == path.stem and callable(module.render)
