@@ -106,7 +106,8 @@ def test_todo_cells_are_found_by_grade_id_or_marker():
 def test_flags_name_what_the_instructor_should_look_at():
     assert flags_for("def f():\n    return 1") == []
     assert flags_for("import sys\nsys.modules['x'] = None") == ["manipulates imported modules"]
-    assert "inspects or steers the grading process" in flags_for("import atexit")
+    for steering in ("import atexit", "os.kill(os.getppid(), 9)", "import signal", "os.abort()"):
+        assert "inspects or steers the grading process" in flags_for(steering), steering
 
 
 def test_learner_code_sees_no_instructor_secrets(prepared_home, tmp_path, monkeypatch):

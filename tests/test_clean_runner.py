@@ -100,18 +100,35 @@ def test_lines_a_child_writes_into_its_parents_answers_are_ignored(warm, tmp_pat
     assert (warm.forked, warm.fallbacks) == (2, 0)
 
 
-def test_a_dead_parent_is_replaced_and_one_that_cannot_start_falls_back_to_fresh_processes(warm, tmp_path):
+def test_a_dead_parent_is_replaced_and_one_that_cannot_start_gives_way_to_fresh_processes(warm, tmp_path):
     assert warm.run("print(1)", _env(), tmp_path, 30).stdout == "1\n"
     first = warm._proc.pid
-    warm._proc.kill()    # killed between two re-runs (by a learner's code, say)
+    warm._proc.kill()    # it ends between two re-runs: nothing of the next one ran yet
     warm._proc.wait()
     assert warm.run("print(2)", _env(), tmp_path, 30).stdout == "2\n"
     assert warm._proc.pid != first and (warm.forked, warm.fallbacks) == (2, 0)
 
     with WarmParent(TARGET, _env(BREAK_WARM_PARENT="1"), tmp_path) as broken:
         done = broken.run("import os; print(os.getppid())", _env(), tmp_path, 30)
-    assert done.returncode == 0 and int(done.stdout) == os.getpid()   # a fresh process, started from here
-    assert (broken.forked, broken.fallbacks) == (0, 1)
+        assert done.returncode == 0 and int(done.stdout) == os.getpid()   # a fresh process, started from here
+        started = time.monotonic()
+        assert broken.run("print(3)", _env(), tmp_path, 30).stdout == "3\n"
+        assert time.monotonic() - started < 5   # it did not try to start the broken parent again
+    assert (broken.forked, broken.fallbacks) == (0, 2)
+
+
+def test_a_child_that_kills_its_parent_fails_its_own_re_run_only(warm, tmp_path):
+    killer = STRAY.format(tail="import os, signal, time\nopen('self.pid', 'w').write(str(os.getpid()))\n"
+                                "os.kill(os.getppid(), signal.SIGKILL)\ntime.sleep(300)")
+    started = time.monotonic()
+    done = warm.run(killer, _env(), tmp_path, 60)
+    assert time.monotonic() - started < 30
+    assert (done.returncode, done.timed_out, done.stdout) == (None, False, "")
+    assert done.stderr == "the warm parent of the clean re-runs ended while this re-run ran\n"
+    for pid_file in ("self.pid", "stray.pid"):   # the orphaned child and what it started were stopped
+        assert not _alive(int((tmp_path / pid_file).read_text())), pid_file
+    assert warm.run("print('next')", _env(), tmp_path, 30).stdout == "next\n"   # a new parent
+    assert (warm.forked, warm.fallbacks) == (2, 0)
 
 
 def test_closing_stops_the_parent(tmp_path):

@@ -52,7 +52,10 @@ SUSPICIOUS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bchecks\b|workshop_lib\s*\.\s*checks|CheckFailure"), "refers to the checks"),
     (re.compile(r"\breference\b|workshop_lib\s*\.\s*reference"), "refers to the library's reference code"),
     (re.compile(r"\bsetattr\s*\(|\.__dict__|monkeypatch|__code__|__globals__"), "rewrites objects at run time"),
-    (re.compile(r"_getframe|\binspect\b|\bgc\b|\batexit\b|os\s*\.\s*_exit|sys\s*\.\s*__stdout__"),
+    # ending a process (its own, or the parent that forked it) makes the clean re-run fail, and then the notebook
+    # run's score is used
+    (re.compile(r"_getframe|\binspect\b|\bgc\b|\batexit\b|os\s*\.\s*_exit|sys\s*\.\s*__stdout__|"
+                r"\bos\s*\.\s*(kill|killpg|getppid|abort)\b|\bsignal\b"),
      "inspects or steers the grading process"),
 )
 _MARKER = "@@workshop-clean-grade@@"

@@ -1,8 +1,8 @@
 """Where a clean re-run runs: a fresh Python process, or a child forked from a warm parent that ran no learner code.
 
 A fresh process spends most of a clean re-run importing (the checks, pandas,
-OAMP's client: about a second; litellm for the agent's TODO: three to four
-more). :class:`WarmParent` pays that once per grading run: it starts
+OAMP's client, and litellm for the agent's TODO; docs/benchmarks.md has the
+figures). :class:`WarmParent` pays that once per grading run: it starts
 ``python -m workshop_lib.clean_grade --warm``, a process that imports the
 checks and what the setup cells import and then only ever forks. Each re-run is
 one forked child, which starts with the genuine check functions already
@@ -13,15 +13,18 @@ parent never runs learner code, so one learner's child cannot change what the
 next one starts from.
 
 Forking is used on Linux only (macOS system libraries are not safe to fork
-once loaded; Windows has no fork): elsewhere, and whenever the warm parent
-misbehaves (died, answered out of turn, could not start), a re-run falls back
-to :func:`run_fresh` and the next one starts a new warm parent.
+once loaded; Windows has no fork): elsewhere, and when a warm parent cannot
+start, re-runs are fresh processes (:func:`run_fresh`). A warm parent that ended
+between two re-runs is replaced; one that ends *while* its child runs (the
+learner's code may kill its parent) fails that re-run instead of running the
+same code again in a fresh process, whose parent would be the grading process.
 
-Protocol between :class:`WarmParent` and :func:`serve`: one JSON line per
-request on the parent's stdin (``id``, ``payload``, ``env``, ``cwd``,
-``timeout``, ``imports``) and one JSON line per answer on its stdout (``id``,
-``stdout``, ``stderr``, ``returncode``, ``timed_out``). Answers whose id is not
-the pending request's are ignored.
+Protocol between :class:`WarmParent` and :func:`serve`, one JSON object per
+line: the parent says ``{"ready": true}`` once its imports are done; each
+request on its stdin (``id``, ``payload``, ``env``, ``cwd``, ``timeout``,
+``imports``) is answered on its stdout by ``{"id", "child"}`` when the child is
+forked, then ``{"id", "stdout", "stderr", "returncode", "timed_out"}``. Lines
+that are not about the pending request are ignored.
 """
 
 from __future__ import annotations
@@ -90,8 +93,9 @@ class WarmParent:
         self.module, self.env, self.cwd = module, dict(env), Path(cwd)
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
-        self.forked = 0      # re-runs a warm parent answered (tests and benchmarks read it)
-        self.fallbacks = 0   # re-runs that fell back to a fresh process
+        self._broken = False   # a warm parent could not start: every re-run is a fresh process
+        self.forked = 0        # re-runs handed to a warm parent's child (tests and benchmarks read it)
+        self.fallbacks = 0     # re-runs run in a fresh process instead
 
     def __enter__(self) -> "WarmParent":
         return self
@@ -101,45 +105,79 @@ class WarmParent:
 
     def run(self, payload: str, env: dict[str, str], cwd: Path, timeout: float,
             imports: Iterable[str] = ()) -> Completed:
-        """Run one re-run with ``payload`` on stdin, ``env`` and ``cwd``; a fresh process if forking fails."""
-        if fork_available():
-            request = {"id": secrets.token_hex(16), "payload": payload, "env": env, "cwd": str(cwd),
-                       "timeout": timeout, "imports": list(imports)}
-            answer = self._ask(request, timeout)
-            if answer is not None:
-                self.forked += 1
-                return Completed(answer["stdout"], answer["stderr"], answer["returncode"], answer["timed_out"])
-            self.close()   # whatever went wrong, the next re-run starts a new warm parent
-        self.fallbacks += 1
-        return run_fresh(self.module, payload, env, cwd, timeout)
+        """Run one re-run with ``payload`` on stdin, ``env`` and ``cwd``; in a fresh process where no parent runs.
 
-    def _ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-        try:
-            proc = self._started()
-            assert proc.stdin is not None
-            proc.stdin.write(json.dumps(request).encode() + b"\n")
-            proc.stdin.flush()
-        except (OSError, ValueError):
+        A warm parent that ends while its child runs (the learner's code
+        killed it, say) is not replaced for that re-run, which is reported as
+        failed: running the same code again in a fresh process would put this
+        process within its reach. The next re-run starts a new warm parent.
+        """
+        request = {"id": secrets.token_hex(16), "payload": payload, "env": env, "cwd": str(cwd),
+                   "timeout": timeout, "imports": list(imports)}
+        if not self._send(request):
+            self.fallbacks += 1
+            return run_fresh(self.module, payload, env, cwd, timeout)
+        self.forked += 1
+        deadline, child = time.monotonic() + timeout + _STARTUP_SECONDS, None
+        while True:
+            message = self._message(deadline)
+            if message is None:   # the parent ended, or hangs past the child's own time limit
+                if child is not None:
+                    _kill_session(child)
+                timed_out = time.monotonic() >= deadline   # else its stdout ended: the parent did
+                self.close()
+                return Completed("", "the warm parent of the clean re-runs ended while this re-run ran\n"
+                                 if not timed_out else "", None, timed_out)
+            if message.get("id") != request["id"]:
+                continue   # not about this request (something else wrote to the pipe)
+            if "child" in message:
+                child = int(message["child"])
+                continue
+            return Completed(message["stdout"], message["stderr"], message["returncode"], message["timed_out"])
+
+    def _send(self, request: dict[str, Any]) -> bool:
+        """Hand ``request`` to a running warm parent (started if need be, once more if it just ended)."""
+        for _attempt in range(2):
+            proc = self._ready()
+            if proc is None:
+                return False
+            try:
+                assert proc.stdin is not None
+                proc.stdin.write(json.dumps(request).encode() + b"\n")
+                proc.stdin.flush()
+                return True
+            except OSError:   # it ended since it was last seen: nothing of this request ran yet
+                self.close()
+        return False
+
+    def _ready(self) -> subprocess.Popen[bytes] | None:
+        """The running warm parent, started (and waited for) if need be; None where none can run."""
+        if self._broken or not fork_available():
             return None
-        deadline = time.monotonic() + timeout + _STARTUP_SECONDS
+        if self._proc is not None and self._proc.poll() is None:
+            return self._proc
+        self.close()
+        self._proc = subprocess.Popen([sys.executable, "-m", self.module, "--warm"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.env,
+                                      cwd=str(self.cwd))
+        if self._message(time.monotonic() + _STARTUP_SECONDS) != {"ready": True}:
+            self.close()
+            self._broken = True   # it would fail the same way again: fresh processes from now on
+            return None
+        return self._proc
+
+    def _message(self, deadline: float) -> dict[str, Any] | None:
+        """The warm parent's next JSON object line (other lines skipped); None when it ended or time ran out."""
         while True:
             line = self._read_line(deadline)
             if line is None:
                 return None
             try:
-                answer = json.loads(line)
+                message = json.loads(line)
             except ValueError:
-                continue   # not an answer (something else wrote to the pipe): keep waiting for ours
-            if isinstance(answer, dict) and answer.get("id") == request["id"]:
-                return answer
-
-    def _started(self) -> subprocess.Popen[bytes]:
-        if self._proc is None or self._proc.poll() is not None:
-            self._buffer = b""
-            self._proc = subprocess.Popen([sys.executable, "-m", self.module, "--warm"], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.env,
-                                          cwd=str(self.cwd))
-        return self._proc
+                continue
+            if isinstance(message, dict):
+                return message
 
     def _read_line(self, deadline: float) -> bytes | None:
         """The warm parent's next stdout line, or None when it ended or the deadline passed."""
@@ -160,7 +198,7 @@ class WarmParent:
 
     def close(self) -> None:
         """Stop the warm parent (end of its stdin, then a kill if it does not exit at once)."""
-        proc, self._proc = self._proc, None
+        proc, self._proc, self._buffer = self._proc, None, b""
         if proc is None:
             return
         try:
@@ -186,14 +224,21 @@ def serve(entry: Callable[[str], int], imports: Iterable[str]) -> int:
     """
     for name in imports:
         importlib.import_module(name)
+    _say({"ready": True})
     for line in sys.stdin.buffer:
         request = json.loads(line)
         for name in request.get("imports", ()):
-            importlib.import_module(name)
-        answer = _fork_one(entry, request)
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
+            try:
+                importlib.import_module(name)
+            except Exception:   # noqa: BLE001 - the child imports it again and fails as a fresh process would
+                pass
+        _say(_fork_one(entry, request))
     return 0
+
+
+def _say(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
 
 
 def _fork_one(entry: Callable[[str], int], request: dict[str, Any]) -> dict[str, Any]:
@@ -203,6 +248,7 @@ def _fork_one(entry: Callable[[str], int], request: dict[str, Any]) -> dict[str,
         pid = os.fork()
         if pid == 0:   # the child: never returns
             _child_process(entry, request, out.fileno(), err.fileno())
+        _say({"id": request["id"], "child": pid})   # should this process die, the caller can stop the child
         code, timed_out = _wait(pid, float(request["timeout"]))
         return {"id": request["id"], "stdout": _tail(out), "stderr": _tail(err), "returncode": code,
                 "timed_out": timed_out}
