@@ -188,7 +188,7 @@ def test_a_grouped_probe_is_a_distinct_with_the_group_by_count(group: str, n: in
 def test_widening_follows_the_share_of_candidates_the_filters_keep() -> None:
     from workshop_lib.lite.vector_topk import first_size, widen
 
-    assert first_size(30) == 120 and first_size(1) == 64
+    assert first_size(30) == 60 and first_size(1) == 32
     assert widen(120, 30, 0) == 480          # nothing passed: no share to go by
     assert widen(120, 30, 25) == 240         # at least twice as many
     assert widen(120, 30, 20) == 270         # 1 in 6 passes: 180 needed, half as many again
