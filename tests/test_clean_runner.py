@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -129,6 +130,26 @@ def test_a_child_that_kills_its_parent_fails_its_own_re_run_only(warm, tmp_path)
         assert not _alive(int((tmp_path / pid_file).read_text())), pid_file
     assert warm.run("print('next')", _env(), tmp_path, 30).stdout == "next\n"   # a new parent
     assert (warm.forked, warm.fallbacks) == (2, 0)
+
+
+def test_stopping_early_stops_the_running_child_too(warm, tmp_path):
+    """Grading interrupted mid re-run (Ctrl-C, say): closing the runner leaves nothing running."""
+    def interrupt(*_args):
+        if (tmp_path / "self.pid").exists():   # once the child runs
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            warm.run(STRAY.format(tail="import os\nopen('self.pid', 'w').write(str(os.getpid()))\nwhile True: pass"),
+                     _env(), tmp_path, 60)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    warm.close()
+    for pid_file in ("self.pid", "stray.pid"):
+        assert not _alive(int((tmp_path / pid_file).read_text())), pid_file
 
 
 def test_closing_stops_the_parent(tmp_path):

@@ -93,6 +93,7 @@ class WarmParent:
         self.module, self.env, self.cwd = module, dict(env), Path(cwd)
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
+        self._child: int | None = None   # the running re-run's child, stopped by close() should we stop early
         self._broken = False   # a warm parent could not start: every re-run is a fresh process
         self.forked = 0        # re-runs handed to a warm parent's child (tests and benchmarks read it)
         self.fallbacks = 0     # re-runs run in a fresh process instead
@@ -118,12 +119,10 @@ class WarmParent:
             self.fallbacks += 1
             return run_fresh(self.module, payload, env, cwd, timeout)
         self.forked += 1
-        deadline, child = time.monotonic() + timeout + _STARTUP_SECONDS, None
+        deadline = time.monotonic() + timeout + _STARTUP_SECONDS
         while True:
             message = self._message(deadline)
             if message is None:   # the parent ended, or hangs past the child's own time limit
-                if child is not None:
-                    _kill_session(child)
                 timed_out = time.monotonic() >= deadline   # else its stdout ended: the parent did
                 self.close()
                 return Completed("", "the warm parent of the clean re-runs ended while this re-run ran\n"
@@ -131,8 +130,9 @@ class WarmParent:
             if message.get("id") != request["id"]:
                 continue   # not about this request (something else wrote to the pipe)
             if "child" in message:
-                child = int(message["child"])
+                self._child = int(message["child"])
                 continue
+            self._child = None
             return Completed(message["stdout"], message["stderr"], message["returncode"], message["timed_out"])
 
     def _send(self, request: dict[str, Any]) -> bool:
@@ -197,8 +197,11 @@ class WarmParent:
         return line
 
     def close(self) -> None:
-        """Stop the warm parent (end of its stdin, then a kill if it does not exit at once)."""
+        """Stop the warm parent (end of its stdin, then a kill if it does not exit at once) and a running child."""
         proc, self._proc, self._buffer = self._proc, None, b""
+        if self._child is not None:   # a re-run still running (its parent ended, or we stop early)
+            _kill_session(self._child)
+            self._child = None
         if proc is None:
             return
         try:
