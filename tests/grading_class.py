@@ -6,8 +6,9 @@ learners it asserts on and pytest-xdist can run the two modules side by side):
 * ``solved``    — the solution notebooks of parts 2-4 (nbgrader class layout);
 * ``untouched`` — the student notebooks of parts 2-4 as released (a learner folder);
 * ``one_todo``  — the part 3 student notebook with only TODO 3's solution pasted
-  into its cell, CHECK 2 tampered with, and a crashing cell appended (one
-  notebook file in the class folder); no part 2 submission;
+  into its cell, CHECK 2 tampered with, a cell printing what the kernel sees of
+  the instructor's settings and a crashing cell appended (one notebook file in
+  the class folder); no part 2 submission;
 * ``crasher``   — the part 3 solution notebook with a cell that kills the kernel
   (graded before ``solved``, which must still be graded).
 """
@@ -64,12 +65,18 @@ def add_untouched(folder: Path) -> None:
     shutil.copy(student_path(P4), folder / "untouched" / "part4.ipynb")
 
 
+#: A cell that shows what a kernel sees of the instructor's settings (grade_class sets a secret).
+ENV_PROBE = ('import os\nprint("kernel env:", os.environ.get("ORACLE_ADMIN_PASSWORD"), os.environ.get("LITELLM_MODE"), '
+             'os.environ.get("WORKSHOP_NO_DOTENV"))')
+
+
 def add_one_todo(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(str(student_path(P3)), as_version=4)
     paste_solution(nb, nbformat.read(str(solution_path(P3)), as_version=4), "todo3")
     check2 = next(c for c in nb.cells if grade_id_of(c) == "check_todo2")
     check2.source = 'print("TODO 2 passed — retrieve_knowledge")'  # tampering must not earn points
+    nb.cells.append(nbformat.v4.new_code_cell(ENV_PROBE))
     nb.cells.append(nbformat.v4.new_code_cell("ratio = 1 / 0"))
     nbformat.write(nb, str(folder / f"one_todo_{P3}.ipynb"))
 
@@ -90,6 +97,7 @@ def grade_class(base: Path, *builders) -> dict:
     mp = pytest.MonkeyPatch()
     mp.setenv("WORKSHOP_HOME", str(base / "unused-home"))  # grading must not touch the caller's home
     mp.setenv("WORKSHOP_BACKEND", "lite")
+    mp.setenv("ORACLE_ADMIN_PASSWORD", "the-instructors-secret")   # learners' kernels must not see it
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = grading.grade_command(folder, fail_under=50, csv_path=base / "out" / "grades.csv",

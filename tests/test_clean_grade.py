@@ -127,6 +127,32 @@ def test_learner_code_sees_no_instructor_secrets(prepared_home, tmp_path, monkey
         assert result.errors[2].endswith("False"), result.errors[2]
 
 
+def test_no_env_file_reaches_a_graded_process_through_litellm(tmp_path, monkeypatch):
+    """litellm loads the first .env it finds on import unless told not to; grading processes tell it not to.
+
+    The process imports the agent (and so litellm) with the environment a
+    clean re-run gets, from a folder holding an instructor's .env, as a
+    kernel does (``python -c`` looks for .env from its working directory).
+    """
+    import subprocess
+    import sys
+
+    from workshop_lib.clean_grade import _environment
+
+    (tmp_path / ".env").write_text("ORACLE_ADMIN_PASSWORD=from-the-instructors-env-file\n", encoding="utf-8")
+    monkeypatch.setenv("LITELLM_MODE", "DEV")   # even an instructor's explicit DEV mode is overridden
+    script = ("import os\nimport workshop_lib.agent.offline\n"
+              "print(os.environ.get('ORACLE_ADMIN_PASSWORD'))\n"
+              "from litellm._process_defaults import apply_process_defaults\n"
+              "os.environ['LITELLM_MODE'] = 'DEV'\napply_process_defaults()\n"
+              "print(os.environ.get('ORACLE_ADMIN_PASSWORD'))\n")
+    done = subprocess.run([sys.executable, "-c", script], env=_environment(tmp_path), cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    graded, control = done.stdout.split()
+    assert graded == "None", done.stderr
+    assert control == "from-the-instructors-env-file", "litellm no longer reads .env on import: the guard is moot"
+
+
 def test_grading_homes_are_copies_not_links(tmp_path):
     from workshop_lib.grading import _copy_home
 

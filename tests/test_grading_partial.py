@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from grading_class import (P2, P3, P4, add_one_todo, add_untouched, errors, executed, grade_class, outputs_text,
-                           student_path)
+from grading_class import (ENV_PROBE, P2, P3, P4, add_one_todo, add_untouched, errors, executed, grade_class,
+                           outputs_text, student_path)
 from workshop_lib import grading, todos
 
 
@@ -53,6 +53,11 @@ class TestPartialCredit:
         assert "check_todo3" not in failed
         # the learner's own crashing cell is reported, and did not stop the grading
         assert re.search(r"03_retrieval: cell \d+ \('ratio = 1 / 0'\) raised ZeroDivisionError", row["notes"])
+
+    def test_learners_kernels_see_no_instructor_secret_and_no_env_file(self, graded):
+        nb = executed(graded, "one_todo", P3)
+        probe = next(c for c in nb.cells if c.source == ENV_PROBE)
+        assert outputs_text(probe).strip() == "kernel env: None PRODUCTION 1"
 
     def test_hidden_tests_run_in_the_autograder_only(self, graded):
         source = "\n".join(c.source for c in executed(graded, "untouched", P3).cells)

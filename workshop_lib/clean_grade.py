@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the fresh grading process never needs nbformat: importing i
     import nbformat
 
 __all__ = ["CleanResult", "todo_sources", "flags_for", "clean_grade", "warm_parent", "SUSPICIOUS",
-           "SECRET_VARIABLES", "WARM_IMPORTS"]
+           "SECRET_VARIABLES", "NO_DOTENV", "WARM_IMPORTS"]
 
 #: (pattern, what the instructor is told) for TODO-cell source that may tamper with grading.
 SUSPICIOUS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -62,6 +62,11 @@ _MARKER = "@@workshop-clean-grade@@"
 #: Settings a learner's code never needs while it is graded (and must not be able to print).
 SECRET_VARIABLES = ("ORACLE_PASSWORD", "ORACLE_ADMIN_PASSWORD", "ORACLE_ADMIN_USER", "SUPPLYCHAIN_PASSWORD",
                     "ORACLE_DSN", "ORACLE_USER", "ORACLE_WALLET_DIR", "ORACLE_WALLET_PASSWORD")
+#: Settings every process that runs learner code during grading gets: no .env is read, neither by the
+#: workshop nor by litellm, which in its default mode ("DEV") loads the first .env it finds, from the
+#: working directory or above its own install folder (a .venv inside the repository: the repository's
+#: .env), into os.environ on import, instructor's secrets included.
+NO_DOTENV = {"WORKSHOP_NO_DOTENV": "1", "LITELLM_MODE": "PRODUCTION"}
 #: What a warm parent imports before its first fork: the checks and what every setup cell imports. A check
 #: module's ``RUN_IMPORTS`` adds what that check's run imports (the agent's model path for TODO 5).
 WARM_IMPORTS = ("workshop_lib.checks", "workshop_lib.notebook")
@@ -105,7 +110,7 @@ def _setup_sources(source_nb: nbformat.NotebookNode) -> list[str]:
 def _environment(home: Path | None = None) -> dict[str, str]:
     """This process's environment without the secrets, set up for a lite re-run (over ``home`` when given)."""
     env = {key: value for key, value in os.environ.items() if key not in SECRET_VARIABLES}
-    env.update(WORKSHOP_BACKEND="lite", WORKSHOP_NO_DOTENV="1", NBGRADER_EXECUTION="autograde",
+    env.update(NO_DOTENV, WORKSHOP_BACKEND="lite", NBGRADER_EXECUTION="autograde",
                PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     if home is not None:
         env["WORKSHOP_HOME"] = str(home)

@@ -44,6 +44,7 @@ import nbformat
 from .errors import WorkshopError
 from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_nbgrader_config,
                       read_notebook)
+from .clean_grade import NO_DOTENV as _NO_DOTENV
 from .clean_grade import SECRET_VARIABLES as _SECRET_VARIABLES
 from .clean_grade import CleanResult, clean_grade, warm_parent
 from .todos import by_grade_id
@@ -587,7 +588,7 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
     workdir = Path(workdir) if workdir is not None else None
     # learners' code runs without the instructor's database credentials (environment or .env)
     hidden = {key: None for key in _SECRET_VARIABLES}
-    with _environ(PATH=path, WORKSHOP_NO_DOTENV="1", **hidden), Grader(root, workdir, echo=echo) as grader, \
+    with _environ(PATH=path, **_NO_DOTENV, **hidden), Grader(root, workdir, echo=echo) as grader, \
             warnings.catch_warnings():
         # nbgrader's gradebook trips SQLAlchemy's autoflush warnings on every new submission; harmless.
         from sqlalchemy.exc import SAWarning
