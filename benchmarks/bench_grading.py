@@ -158,9 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     env = docsection.environment(docsection.command_line("bench_grading.py", argv))
     figures = {"env": env, "runs": args.runs, "clean": clean_reruns(args.runs), "class": grade_class(args.learners)}
     body = render(figures)
-    print(body)
-    if not args.no_write:
-        docsection.write_section(NAME, TITLE, body, figures)
+    docsection.publish(NAME, TITLE, body, figures, write=not args.no_write)
     return 0
 
 

@@ -326,9 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     results = run_corpus("short notes", sizes, args.runs) + run_corpus("shared words", sizes[:1], args.runs)
     figures = {"env": env, "runs": args.runs, "results": results}
     body = render(figures)
-    print(body)
-    if not args.no_write:
-        docsection.write_section(NAME, TITLE, body, figures)
+    docsection.publish(NAME, TITLE, body, figures, write=not args.no_write)
     return 0 if all(r["same_top5"] for r in results) else 1
 
 

@@ -86,9 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     env = docsection.environment(docsection.command_line("bench_suite.py", argv))
     figures = {"env": env, "workers": os.cpu_count(), "goal_s": GOAL_SECONDS, "suite": run_suite()}
     body = render(figures)
-    print(body)
-    if not args.no_write:
-        docsection.write_section(NAME, TITLE, body, figures)
+    docsection.publish(NAME, TITLE, body, figures, write=not args.no_write)
     return 0
 
 

@@ -143,6 +143,13 @@ def write_section(name: str, title: str, body: str, figures: dict[str, Any]) -> 
     print(f"wrote section {name} of {DOC.relative_to(REPO)}", file=sys.stderr)
 
 
+def publish(name: str, title: str, body: str, figures: dict[str, Any], write: bool) -> None:
+    """Print the section ``body``; with ``write``, replace section ``name`` of docs/benchmarks.md with it."""
+    print(body)
+    if write:
+        write_section(name, title, body, figures)
+
+
 def command_line(script: str, argv: list[str] | None) -> str:
     """How the script was run, as the header shows it (``python benchmarks/x.py args``)."""
     args = sys.argv[1:] if argv is None else argv
