@@ -69,7 +69,9 @@ def test_a_hand_edited_figure_is_caught(tmp_path: Path) -> None:
     module = _module(BENCH / "bench_seed.py")
     figures = {"env": {"date": "2026-01-01", "commit": "abcdef0", "machine": "m", "command": "python benchmarks/x"},
                "runs": 3, "seconds": {"min": 0.2, "median": 0.25, "max": 0.3}, "kinds": {"INSERT": 0.2},
-               "statements": 709, "rows": 608}
+               "statements": 709, "rows": 608,
+               "scan": {"memories": 84, "first_s": 0.7, "forced_s": {"min": 0.6, "median": 0.65, "max": 0.7},
+                        "idle_s": 0.001}}
     text = docsection.section(module.NAME, module.render(figures), figures)
     body, kept = docsection.read_section(module.NAME, text)
     assert kept == figures and body == module.render(kept)
