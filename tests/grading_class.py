@@ -6,9 +6,10 @@ learners it asserts on and pytest-xdist can run the two modules side by side):
 * ``solved``    — the solution notebooks of parts 2-4 (nbgrader class layout);
 * ``untouched`` — the student notebooks of parts 2-4 as released (a learner folder);
 * ``one_todo``  — the part 3 student notebook with only TODO 3's solution pasted
-  into its cell, CHECK 2 tampered with, a cell printing what the kernel sees of
-  the instructor's settings and a crashing cell appended (one notebook file in
-  the class folder); no part 2 submission;
+  into its cell (after lines that kill the warm parent of its clean re-run, so
+  the notebook run's score counts), CHECK 2 tampered with, a cell printing what
+  the kernel sees of the instructor's settings and a crashing cell appended
+  (one notebook file in the class folder); no part 2 submission; graded first;
 * ``crasher``   — the part 3 solution notebook with a cell that kills the kernel
   (graded before ``solved``, which must still be graded).
 """
@@ -70,10 +71,23 @@ ENV_PROBE = ('import os\nprint("kernel env:", os.environ.get("ORACLE_ADMIN_PASSW
              'os.environ.get("WORKSHOP_NO_DOTENV"))')
 
 
+#: Ends the warm parent of the clean re-runs from inside one (never a kernel's parent, never the grader).
+KILL_THE_WARM_PARENT = (
+    "import os, signal\n"
+    "try:\n"
+    "    warm = b'--warm' in open(f'/proc/{os.getppid()}/cmdline', 'rb').read()\n"
+    "except OSError:\n"
+    "    warm = False\n"
+    "if warm:\n"
+    "    os.kill(os.getppid(), signal.SIGKILL)\n")
+
+
 def add_one_todo(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(str(student_path(P3)), as_version=4)
     paste_solution(nb, nbformat.read(str(solution_path(P3)), as_version=4), "todo3")
+    todo3 = next(c for c in nb.cells if grade_id_of(c) == "todo3")
+    todo3.source = KILL_THE_WARM_PARENT + todo3.source
     check2 = next(c for c in nb.cells if grade_id_of(c) == "check_todo2")
     check2.source = 'print("TODO 2 passed — retrieve_knowledge")'  # tampering must not earn points
     nb.cells.append(nbformat.v4.new_code_cell(ENV_PROBE))

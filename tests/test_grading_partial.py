@@ -54,6 +54,18 @@ class TestPartialCredit:
         # the learner's own crashing cell is reported, and did not stop the grading
         assert re.search(r"03_retrieval: cell \d+ \('ratio = 1 / 0'\) raised ZeroDivisionError", row["notes"])
 
+    def test_a_todo_cell_that_kills_the_warm_parent_loses_the_clean_re_run_only(self, graded):
+        """The grader survives, says so once, uses the notebook run's score and flags the cell; the next
+        learner's re-runs get a new warm parent (``untouched`` is graded after ``one_todo``)."""
+        row = graded["rows"]["one_todo"]
+        failed = ("03_retrieval: the clean re-run failed (the warm parent of the clean re-runs ended while this "
+                  "re-run ran); the notebook run's score is used")
+        assert row["notes"].count(failed) == 1, row["notes"]
+        assert "TODO 3: REVIEW — the TODO cell inspects or steers the grading process" in row["notes"]
+        assert row["TODO 3"] == "4"   # the notebook run's score
+        untouched = graded["rows"]["untouched"]
+        assert "clean re-run" not in untouched["notes"] and untouched["total"] == "0"
+
     def test_learners_kernels_see_no_instructor_secret_and_no_env_file(self, graded):
         nb = executed(graded, "one_todo", P3)
         probe = next(c for c in nb.cells if c.source == ENV_PROBE)

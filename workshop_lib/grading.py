@@ -498,7 +498,9 @@ class Grader:
                     notebook_score = 0.0
                 number = by_grade_id(grade_id).number
                 if clean.failure:
-                    notes.append(f"{name}: {clean.failure}; the notebook run's score is used")
+                    note = f"{name}: {clean.failure}; the notebook run's score is used"
+                    if note not in notes:   # one note for the notebook, not one per TODO in it
+                        notes.append(note)
                     score, error = notebook_score, check_errors.get(grade_id)
                 else:
                     score = clean.scores.get(number, 0.0)
