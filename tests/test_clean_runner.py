@@ -82,7 +82,7 @@ open("stray.pid", "w").write(str(child.pid))
 
 def test_a_timeout_kills_the_child_and_what_it_started_and_the_parent_serves_the_next(warm, tmp_path):
     started = time.monotonic()
-    endless = warm.run(STRAY.format(tail="while True: pass"), _env(), tmp_path, 1.5)
+    endless = warm.run(STRAY.format(tail="while True: pass"), _env(), tmp_path, 2.5)
     assert endless.timed_out and endless.returncode is None
     assert time.monotonic() - started < 15
     assert not _alive(int((tmp_path / "stray.pid").read_text())), "its background process outlived the re-run"
