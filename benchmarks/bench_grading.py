@@ -92,23 +92,20 @@ def clean_reruns(runs: int) -> list[dict[str, Any]]:
         with warm_parent(Path(base)) as parent:
             for name in ASSIGNMENTS:
                 source = annotate(read_notebook(solution(name)), name)
-                homes: dict[str, Path] = {}
+                ready: list[Path] = []   # a home copy made before each timed re-run, outside its time
 
-                def run(runner: Any, key: str) -> None:
-                    result = clean_grade(source, source, name, homes.pop(key), runner=runner)
+                def run(runner: Any) -> None:
+                    result = clean_grade(source, source, name, ready.pop(), runner=runner)
                     if result.failure or any(score == 0 for score in result.scores.values()):
                         raise SystemExit(f"{name}: the clean re-run of the solution failed: "
                                          f"{result.failure or result.errors}")
 
-                def fresh_home() -> None:
-                    homes["fresh"] = home()
+                def copy_home() -> None:
+                    ready.append(home())
 
-                def warm_home() -> None:
-                    homes["warm"] = home()
-
-                first = docsection.timed_ms(lambda: run(parent, "warm"), before=warm_home)
-                pairs = docsection.paired_ms(lambda: run(parent, "warm"), lambda: run(None, "fresh"), runs,
-                                             before_a=warm_home, before_b=fresh_home)
+                first = docsection.timed_ms(lambda: run(parent), before=copy_home)
+                pairs = docsection.paired_ms(lambda: run(parent), lambda: run(None), runs,
+                                             before_a=copy_home, before_b=copy_home)
                 results.append({"assignment": name, "first_warm_s": first / 1000,
                                 "warm_s": _seconds(pairs["a_ms"]), "fresh_s": _seconds(pairs["b_ms"]),
                                 "ratio": pairs["ratio"]})

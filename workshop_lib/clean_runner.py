@@ -33,6 +33,7 @@ import importlib
 import json
 import os
 import secrets
+import select
 import signal
 import subprocess
 import sys
@@ -181,8 +182,6 @@ class WarmParent:
 
     def _read_line(self, deadline: float) -> bytes | None:
         """The warm parent's next stdout line, or None when it ended or the deadline passed."""
-        import select
-
         assert self._proc is not None and self._proc.stdout is not None
         fd = self._proc.stdout.fileno()
         while b"\n" not in self._buffer:

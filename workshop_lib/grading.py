@@ -487,6 +487,8 @@ class Grader:
         if executed_path.is_file():
             check_errors, cell_notes = _notes_for(read_notebook(executed_path))
             notes.extend(f"{name}: {note}" for note in cell_notes)
+        if clean.failure:
+            notes.append(f"{name}: {clean.failure}; the notebook run's score is used")
         scores: dict[str, TodoScore] = {}
         with Gradebook(self.db_url) as gb:
             for grade_id, label, points in graded_todos(self.sources[name]):
@@ -498,9 +500,6 @@ class Grader:
                     notebook_score = 0.0
                 number = by_grade_id(grade_id).number
                 if clean.failure:
-                    note = f"{name}: {clean.failure}; the notebook run's score is used"
-                    if note not in notes:   # one note for the notebook, not one per TODO in it
-                        notes.append(note)
                     score, error = notebook_score, check_errors.get(grade_id)
                 else:
                     score = clean.scores.get(number, 0.0)
