@@ -62,9 +62,10 @@ def test_messages_read_exactly_as_before() -> None:
     assert str(error(catalogue.ERR_TEXT_QUERY, detail="DRG-50901: x")) == (
         "ORA-29902: error in executing ODCIIndexStart() routine\nORA-20000: Oracle Text error:\nDRG-50901: x"
         "\nHelp: escape user text with workshop_lib.retrieval.text_query(...) or braces {...}")
-    assert str(error(catalogue.ERR_UNSUPPORTED_ROWNUM)) == (
-        "ORA-03001: unimplemented feature in the lite backend: ROWNUM"
-        "\nHelp: use FETCH FIRST n ROWS ONLY (with ORDER BY)")
+    assert str(error(catalogue.ERR_UNSUPPORTED_ROWNUM_CLAUSE, clause="ORDER BY")).startswith(
+        "ORA-03001: unimplemented feature in the lite backend: ROWNUM in a query block with ORDER BY (Oracle "
+        "numbers the rows before ORDER BY applies)\nHelp: for the first n rows in an order write ORDER BY ... "
+        "FETCH FIRST n ROWS ONLY")
 
 
 @pytest.mark.parametrize("sqlite_text, code, text", [

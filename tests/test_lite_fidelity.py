@@ -253,6 +253,13 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT last_name FROM employees WHERE phone_number > 5",   # implicit TO_NUMBER of the text
          Refused("ORA-01722", "invalid number")),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary = '24,000'", Refused("ORA-01722")),
+    # ROWNUM (the SQL Reference's own examples): numbered as rows pass WHERE, before ORDER BY
+    Item(SQL_REF, "SELECT COUNT(*) FROM (SELECT * FROM employees WHERE ROWNUM < 10)", Rows([(9,)])),
+    Item(SQL_REF, "SELECT employee_id FROM (SELECT * FROM employees ORDER BY employee_id) WHERE ROWNUM < 11",
+         Rows(sorted((e["employee_id"],) for e in EMP)[:10])),
+    Item(SQL_REF, "SELECT * FROM employees WHERE ROWNUM > 1", Rows([])),
+    Item(SQL_REF, "SELECT * FROM employees WHERE ROWNUM < 11 ORDER BY last_name", Refused("ORA-03001", "ORDER BY")),
+    Item(SQL_REF, "UPDATE employees SET salary = ROWNUM", Refused("ORA-03001", "ROWNUM")),
     # ----------------------------------------------------------------- constructs lite does not implement: named
     Item(SQL_REF, "SELECT employee_id, last_name, manager_id FROM employees START WITH employee_id = 100 "
                   "CONNECT BY PRIOR employee_id = manager_id", Refused("ORA-03001", "CONNECT BY")),
@@ -1268,7 +1275,16 @@ SCOTT_CORPUS: list[Item] = [
          Refused("ORA-03001", "ROLLUP")),
     Item(TUTORIAL_SQL, "select deptno, job, sum(sal) from emp group by cube (deptno, job)",
          Refused("ORA-03001", "CUBE")),
-    Item(TUTORIAL_SQL, "select ename from emp where rownum <= 3", Refused("ORA-03001", "ROWNUM")),
+    Item(TUTORIAL_SQL, "select rownum, ename from (select ename, sal from emp order by sal desc, ename) "
+                       "where rownum <= 3",
+         Rows([(i + 1, e["ename"]) for i, e in enumerate(sorted(SEMP, key=lambda e: (-e["sal"], e["ename"]))[:3])])),
+    Item(TUTORIAL_SQL, "select ename from (select a.*, rownum rnum from (select ename from emp order by empno) a "
+                       "where rownum <= :last) where rnum >= :first",
+         Rows([(e["ename"],) for e in sorted(SEMP, key=lambda e: e["empno"])[4:8]]), binds={"first": 5, "last": 8}),
+    Item(TUTORIAL_SQL, "select d.dname, (select e.ename from emp e where e.deptno = d.deptno and rownum = 1) "
+                       "from dept d where d.deptno = 40", Rows([("OPERATIONS", None)])),
+    Item(TUTORIAL_SQL, "select count(*) from emp where rownum <= 3", Refused("ORA-03001", "aggregate function")),
+    Item(TUTORIAL_SQL, "select ename from emp where rownum <= 3 or deptno = 10", Refused("ORA-03001", "ROWNUM")),
     Item(TUTORIAL_SQL, "select e.ename, d.dname from emp e, dept d where e.deptno = d.deptno(+)",
          Refused("ORA-03001", "(+)")),
     Item(TUTORIAL_SQL, "select e.ename, d.dname from emp e, dept d where e.deptno = d.deptno and e.empno = 7839",

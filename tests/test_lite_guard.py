@@ -52,7 +52,8 @@ REJECTED = [
 
 # Oracle SQL that lite does not implement: refused with ORA-03001 naming it (never run half-way).
 UNSUPPORTED = [
-    ("SELECT name FROM t WHERE ROWNUM <= 2", "ROWNUM", "FETCH FIRST n ROWS ONLY"),
+    ("SELECT name FROM t WHERE ROWNUM <= 2 ORDER BY name", "ROWNUM in a query block with ORDER BY", "FETCH FIRST n ROWS ONLY"),
+    ("DELETE FROM t WHERE ROWNUM <= 2", "ROWNUM in DELETE statements", "ROWNUM <= n"),
     ("SELECT a.id FROM t a, t b WHERE a.id = b.id(+)", "(+) outer-join", "LEFT OUTER JOIN"),
     ("BEGIN NULL; END;", "PL/SQL blocks", "only on Oracle"),
     ("INSERT INTO t (id, name) VALUES (9, 'x') RETURNING id INTO :new_id", "RETURNING ... INTO", "select the row"),

@@ -300,7 +300,16 @@ ERR_TEXT_PARAMETERS_SYNTAX = ErrorSpec(
     "PARAMETERS is a list of 'KEYWORD value' pairs, e.g. PARAMETERS ('SYNC (ON COMMIT)')")
 ERR_UNSUPPORTED_OUTER_JOIN_MARKER = _unsupported("the (+) outer-join operator",
                                                  "write an ANSI join: LEFT OUTER JOIN t2 ON t1.id = t2.id")
-ERR_UNSUPPORTED_ROWNUM = _unsupported("ROWNUM", "use FETCH FIRST n ROWS ONLY (with ORDER BY)")
+ERR_UNSUPPORTED_ROWNUM = _unsupported(
+    "ROWNUM in {form}",
+    "lite numbers rows for ROWNUM compared with a number or bind (ROWNUM <= n, <, =, >, >=) ANDed into a "
+    "query's WHERE, and for ROWNUM in its select list; elsewhere use FETCH FIRST n ROWS ONLY or "
+    "ROW_NUMBER() OVER (...) in a subquery")
+ERR_UNSUPPORTED_ROWNUM_CLAUSE = _unsupported(
+    "ROWNUM in a query block with {clause} (Oracle numbers the rows before {clause} applies)",
+    "for the first n rows in an order write ORDER BY ... FETCH FIRST n ROWS ONLY, or filter an ordered "
+    "inline view: SELECT * FROM (SELECT ... ORDER BY ...) WHERE ROWNUM <= n; otherwise apply {clause} in "
+    "an outer query over the numbered rows")
 ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION = _unsupported("an INTERVAL span with a non-literal value")
 ERR_UNSUPPORTED_INTERVAL_SPAN = _unsupported("INTERVAL ... {first} TO {last}")
 ERR_UNSUPPORTED_INTERVAL_UNIT = _unsupported("INTERVAL unit {unit}")

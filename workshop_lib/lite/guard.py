@@ -22,7 +22,7 @@ from .error_catalogue import (
     ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
     ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_OUTER_JOIN_MARKER, ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
     ERR_UNSUPPORTED_PLSQL,
-    ERR_UNSUPPORTED_ROWNUM, error,
+    error,
 )
 
 _TOKENIZER = Oracle().tokenizer_class  # class; instantiated per call (tokenizers keep state)
@@ -165,8 +165,6 @@ def check(sql: str) -> list[Token]:
             if (nxt is not None and nxt.token_type == TokenType.L_PAREN and text in NON_ORACLE_FUNCTIONS
                     and not _is_quoted(tok) and not (prev is not None and prev.token_type == TokenType.DOT)):
                 raise error(ERR_NON_ORACLE_FUNCTION, name=text, oracle_form=NON_ORACLE_FUNCTIONS[text])
-            if text == "ROWNUM" and not _is_quoted(tok):
-                raise error(ERR_UNSUPPORTED_ROWNUM)
         if tok.token_type == TokenType.PARTITION_BY and clause.get(depth) == "FROM" and owner.get(depth) != "OVER":
             raise error(ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN)
         if tok.token_type == TokenType.DELETE and nxt is not None and nxt.token_type == TokenType.WHERE \

@@ -192,7 +192,9 @@ def check_names(select: exp.Select, scope_for: Callable[[exp.Expression], Scope]
         name = name_of(column.this)
         in_where = where is not None and column.find_ancestor(exp.Where) is where
         quoted = isinstance(column.this, exp.Identifier) and column.this.quoted
-        if not (in_where or quoted) or name in PSEUDO_COLUMNS:
+        # A pseudo-column is a keyword only unquoted: Oracle reads "SYSDATE" as a column name (ORA-00904
+        # when there is none), and SQLite would read an unknown quoted name as a string.
+        if not (in_where or quoted) or (name in PSEUDO_COLUMNS and not quoted):
             continue
         if not in_where and name in aliases and column.find_ancestor(exp.Order, exp.Group, exp.Having) is not None:
             continue  # ORDER BY / GROUP BY / HAVING may name a select-list alias

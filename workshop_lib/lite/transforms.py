@@ -32,6 +32,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
+from . import rownum
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, name_of
 from .values import format_datetime
@@ -1018,6 +1019,10 @@ def prepare(tree: exp.Expression) -> exp.Expression:
     for node in tree.walk():
         for refuse in REFUSALS:
             refuse(node)
+    # ROWNUM first: the parse passes read a block's LIMIT (a scalar subquery's single-row check does).
+    for block in list(tree.find_all(exp.Select)):
+        rownum.number_rows(block)
+    rownum.refuse_leftovers(tree)
     return tree.transform(preprocess(PARSE_PASSES), copy=False)
 
 
