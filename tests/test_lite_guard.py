@@ -54,7 +54,7 @@ REJECTED = [
 UNSUPPORTED = [
     ("SELECT name FROM t WHERE ROWNUM <= 2 ORDER BY name", "ROWNUM in a query block with ORDER BY", "FETCH FIRST n ROWS ONLY"),
     ("DELETE FROM t WHERE ROWNUM <= 2", "ROWNUM in DELETE statements", "ROWNUM <= n"),
-    ("SELECT a.id FROM t a, t b WHERE a.id = b.id(+)", "(+) outer-join", "LEFT OUTER JOIN"),
+    ("SELECT a.id FROM t a, t b WHERE a.id = id(+)", "(+) on a column without its table", "LEFT OUTER JOIN"),
     ("BEGIN NULL; END;", "PL/SQL blocks", "only on Oracle"),
     ("INSERT INTO t (id, name) VALUES (9, 'x') RETURNING id INTO :new_id", "RETURNING ... INTO", "select the row"),
     ("SELECT name FROM t ORDER BY id FETCH FIRST 50 PERCENT ROWS ONLY", "PERCENT", "FETCH FIRST n ROWS ONLY"),

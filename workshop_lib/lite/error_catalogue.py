@@ -298,8 +298,21 @@ ERR_UNSUPPORTED_TEXT_PARAMETER = _unsupported(
 ERR_TEXT_PARAMETERS_SYNTAX = ErrorSpec(
     29855, _ODCI_INDEX_CREATE + "\nORA-20000: Oracle Text error:\nDRG-11000: invalid keyword {keyword}",
     "PARAMETERS is a list of 'KEYWORD value' pairs, e.g. PARAMETERS ('SYNC (ON COMMIT)')")
-ERR_UNSUPPORTED_OUTER_JOIN_MARKER = _unsupported("the (+) outer-join operator",
-                                                 "write an ANSI join: LEFT OUTER JOIN t2 ON t1.id = t2.id")
+ERR_OUTER_JOIN_WITH_ANSI = ErrorSpec(25156, "old style outer join (+) cannot be used with ANSI joins",
+                                    "write every join of the query block in one style")
+ERR_OUTER_JOIN_IN_OR = ErrorSpec(1719, "outer join operator (+) not allowed in operand of OR or IN",
+                                 "write an ANSI join: FROM t1 LEFT OUTER JOIN t2 ON (... OR ...)")
+ERR_OUTER_JOIN_TWO_TABLES = ErrorSpec(1468, "a predicate may reference only one outer-joined table")
+ERR_OUTER_JOIN_SUBQUERY = ErrorSpec(1799, "a column may not be outer-joined to a subquery")
+ERR_OUTER_JOIN_CYCLE = ErrorSpec(1416, "two tables cannot be outer-joined to each other")
+ERR_OUTER_JOIN_NOT_HERE = ErrorSpec(30563, "outer join operator (+) is not allowed here",
+                                    "(+) marks a column in a WHERE condition of a query block with comma joins")
+ERR_UNSUPPORTED_OUTER_JOIN_UNQUALIFIED = _unsupported(
+    "(+) on a column without its table ({column}(+))",
+    "qualify the column with its table or alias: d.{column}(+), or write an ANSI join: LEFT OUTER JOIN ... ON")
+ERR_UNSUPPORTED_OUTER_JOIN_NOTHING_TO_JOIN = _unsupported(
+    "(+) on every table of a query block",
+    "mark the columns of the table whose rows may be missing, or write an ANSI join: LEFT OUTER JOIN ... ON")
 ERR_UNSUPPORTED_ROWNUM = _unsupported(
     "ROWNUM in {form}",
     "lite numbers rows for ROWNUM compared with a number or bind (ROWNUM <= n, <, =, >, >=) ANDed into a "

@@ -20,7 +20,7 @@ from .error_catalogue import (
     ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
     ERR_QUOTED_STRING_NOT_TERMINATED,
     ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
-    ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_OUTER_JOIN_MARKER, ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
+    ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
     ERR_UNSUPPORTED_PLSQL,
     error,
 )
@@ -146,8 +146,6 @@ def check(sql: str) -> list[Token]:
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if tok.token_type == TokenType.PLACEHOLDER and tok.text == "?":
             raise error(ERR_POSITIONAL_PLACEHOLDER)
-        if tok.token_type == TokenType.JOIN_MARKER:
-            raise error(ERR_UNSUPPORTED_OUTER_JOIN_MARKER)
         if tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER) or tok.token_type == TokenType.VAR:
             bind_name = prev is not None and prev.token_type == TokenType.COLON   # :limit is a bind
             identity_limit = text == "LIMIT" and nxt is not None and nxt.text.upper() == "VALUE"  # START WITH LIMIT VALUE

@@ -29,6 +29,7 @@ from sqlglot import exp
 
 from .dialect import Oracle
 from .error_catalogue import ERR_UNSUPPORTED_ROWNUM, ERR_UNSUPPORTED_ROWNUM_CLAUSE, error
+from .scope import conjuncts
 
 #: ``ROWNUM <op> n`` -> the same condition written ``n <op'> ROWNUM``.
 _MIRRORED = {exp.LTE: exp.GTE, exp.LT: exp.GT, exp.EQ: exp.EQ, exp.GT: exp.LT, exp.GTE: exp.LTE}
@@ -44,10 +45,6 @@ def is_rownum(node: exp.Expression) -> bool:
 def _own(block: exp.Select) -> list[exp.Column]:
     """The ROWNUM references of ``block`` itself (not of its subqueries, which number their own rows)."""
     return [c for c in block.find_all(exp.Column) if is_rownum(c) and c.find_ancestor(exp.Select) is block]
-
-
-def _conjuncts(where: exp.Expression) -> list[exp.Expression]:
-    return list(where.flatten()) if isinstance(where, exp.And) else [where]
 
 
 def _bound(node: exp.Expression) -> Decimal | exp.Placeholder | None:
@@ -154,7 +151,7 @@ def number_rows(block: exp.Select) -> None:
     kept: list[exp.Expression] = []
     counts: list[int | None] = []
     binds: list[exp.Expression] = []
-    for conjunct in _conjuncts(where.this) if where is not None else []:
+    for conjunct in conjuncts(where.this) if where is not None else []:
         if not any(is_rownum(c) and places.get(id(c)) == "where" for c in conjunct.find_all(exp.Column)):
             kept.append(conjunct)
             continue

@@ -60,6 +60,11 @@ _FUNC_TYPES = {
 DATETIME_TYPES = ("DATE", "TIMESTAMP")
 
 
+def conjuncts(condition: exp.Expression) -> list[exp.Expression]:
+    """The AND terms of ``condition`` (itself when it is not an AND), nested ANDs flattened."""
+    return list(condition.flatten()) if isinstance(condition, exp.And) else [condition]
+
+
 def name_of(ident: exp.Expression | str | None) -> str:
     """Oracle name resolution: unquoted identifiers are upper-cased, quoted ones kept."""
     if ident is None:

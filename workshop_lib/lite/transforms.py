@@ -32,7 +32,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
-from . import rownum
+from . import outer_join, rownum
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, name_of
 from .values import format_datetime
@@ -1019,9 +1019,12 @@ def prepare(tree: exp.Expression) -> exp.Expression:
     for node in tree.walk():
         for refuse in REFUSALS:
             refuse(node)
-    # ROWNUM first: the parse passes read a block's LIMIT (a scalar subquery's single-row check does).
+    # ROWNUM and (+) first: the parse passes read a block's LIMIT (a scalar subquery's single-row check does)
+    # and its joins.
     for block in list(tree.find_all(exp.Select)):
+        outer_join.outer_joins(block)
         rownum.number_rows(block)
+    outer_join.refuse_leftovers(tree)
     rownum.refuse_leftovers(tree)
     return tree.transform(preprocess(PARSE_PASSES), copy=False)
 
