@@ -1027,6 +1027,16 @@ def test_vector_pool_check_sizes_the_request_for_a_class():
     assert VP.recommended_mb(1) == 256 and VP.recommended_mb(31) % 64 == 0
 
 
+def test_read_pool_plans_for_the_class_only_when_read_as_the_admin():
+    """The doctor and setup's early check share read_pool: the admin counts AGENT + learners, AGENT cannot."""
+    admin = pool_conn(256 * 1024 * 1024, **{"dba_tab_privs": [(31,)]})
+    assert VP.read_pool(admin, 1, as_admin=True) == (256 * 1024 * 1024, 31)
+    assert VP.read_pool(admin, 1, as_admin=False) == (256 * 1024 * 1024, 1)
+    assert VP.read_pool(admin, 40, as_admin=True) == (256 * 1024 * 1024, 40)
+    unreadable = pool_conn(OraError("ORA-00942: table or view does not exist"))
+    assert VP.read_pool(unreadable, 3, as_admin=True) == (None, 3)
+
+
 def test_vector_pool_on_adb_is_managed_automatically():
     settings = settings_for(ORACLE_DSN="mydb_low", ORACLE_WALLET_DIR="/wallet", ORACLE_ADMIN_PASSWORD=None)
     check = D.check_vector_pool(ScriptedConn({}), settings)   # asks nothing

@@ -462,7 +462,7 @@ def check_vector_pool_early(settings: Any, agent: str, target: str, schemas: int
     Without this, a database whose pool is 0 fails only at the memory-table
     step (ORA-51962), after users, seed and model were set up.
     """
-    from .vector_pool import pool_problem, pool_request, read_vector_memory_size, workshop_schemas
+    from .vector_pool import pool_problem, pool_request, read_pool
 
     if target == "adb":
         return "skipped", "managed automatically by Autonomous Database"
@@ -474,9 +474,7 @@ def check_vector_pool_early(settings: Any, agent: str, target: str, schemas: int
             return "skipped", f"could not log in as {agent} to read VECTOR_MEMORY_SIZE"
         raise
     try:
-        size = read_vector_memory_size(conn)
-        if size is not None and settings.admin_password:   # AGENT + the learners already provisioned
-            schemas = max(schemas, workshop_schemas(conn))
+        size, schemas = read_pool(conn, schemas, as_admin=bool(settings.admin_password))
     finally:
         conn.close()
     if size is None:

@@ -275,7 +275,7 @@ def check_vector_pool(conn: Any, settings: Any, *, schemas: int = 1) -> Check:
     its size before setup fails on it with ORA-51962. On Autonomous Database
     the pool is managed automatically.
     """
-    from .vector_pool import pool_problem, pool_request, read_vector_memory_size, workshop_schemas
+    from .vector_pool import pool_problem, pool_request, read_pool
 
     if P.password_target(settings) == "adb":
         return Check("vector pool", True, "managed automatically by Autonomous Database "
@@ -288,9 +288,7 @@ def check_vector_pool(conn: Any, settings: Any, *, schemas: int = 1) -> Check:
     for label, opener in sources:
         c = opener()
         try:
-            size = read_vector_memory_size(c)
-            if size is not None and c is not conn:   # the admin can count the class's schemas
-                schemas = max(schemas, workshop_schemas(c))
+            size, schemas = read_pool(c, schemas, as_admin=c is not conn)
         finally:
             if c is not conn:
                 c.close()

@@ -97,6 +97,19 @@ def read_vector_memory_size(conn: Any) -> int | None:
     return max(found) if found else None
 
 
+def read_pool(conn: Any, schemas: int, *, as_admin: bool) -> tuple[int | None, int]:
+    """The pool's bytes as ``conn`` reads them (None: not readable) and how many workshop schemas it must hold.
+
+    That is ``schemas``, or, read as the admin user (who can list them), the
+    number of workshop schemas already in the database (AGENT and the class's
+    learners) when larger. The doctor and setup's early check both plan with it.
+    """
+    size = read_vector_memory_size(conn)
+    if size is not None and as_admin:
+        schemas = max(schemas, workshop_schemas(conn))
+    return size, schemas
+
+
 def pool_problem(size: int | None, *, schemas: int = 1, memories: int = DEFAULT_MEMORIES,
                  autonomous: bool = False) -> str | None:
     """Why a pool of ``size`` bytes cannot hold the workshop's HNSW indexes, or None when it can (or is unknown)."""
