@@ -26,6 +26,8 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_FUNCTION_INDEX,
     ERR_UNSUPPORTED_COLUMN_CONSTRAINT, ERR_UNSUPPORTED_COLUMN_TYPE, ERR_UNSUPPORTED_COMMENT,
     ERR_UNSUPPORTED_CTAS, ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
+    ERR_COLUMN_ALREADY_EXISTS, ERR_NOT_NULL_COLUMN_NEEDS_EMPTY_TABLE, ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT,
+    ERR_UNSUPPORTED_ALTER_TABLE, ERR_UNSUPPORTED_DEFAULT, ERR_NOT_ORACLE_SYNTAX,
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
     ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_TEXT_PARAMETER,
     ERR_TEXT_PARAMETERS_SYNTAX, ERR_UNSUPPORTED_VECTOR_INDEX,
@@ -61,6 +63,7 @@ _SPATIAL_INDEXTYPES = ("SPATIAL_INDEX_V2", "SPATIAL_INDEX")
 _FOREIGN_INDEX_PARAMETERS = ("using", "include", "partition_by", "where", "with_storage", "on")
 _TRUNCATE_RE = re.compile(rf"^\s*TRUNCATE\s+TABLE\s+(?P<table>{_QNAME})\s*(?:DROP\s+STORAGE|REUSE\s+STORAGE)?\s*$",
                           re.I | re.S)
+_ADD_COLUMN_RE = re.compile(r"\bADD\s+COLUMN\b", re.I)
 _CREATE_USER_RE = re.compile(rf"^\s*CREATE\s+USER\s+(?P<ifne>IF\s+NOT\s+EXISTS\s+)?(?P<name>{_IDENT})\b", re.I)
 
 
@@ -143,6 +146,10 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         return _drop_table(conn, tree)
     if isinstance(tree, exp.Comment):
         return _comment(conn, tree)
+    if isinstance(tree, exp.Alter) and (tree.args.get("kind") or "").upper() == "TABLE":
+        if _ADD_COLUMN_RE.search(sql):   # other databases' spelling; sqlglot reads it as Oracle's ADD
+            raise error(ERR_NOT_ORACLE_SYNTAX, construct="ADD COLUMN", oracle_form="ADD (column type ...)")
+        return _alter_table(conn, tree, ctx)
     raise error(ERR_UNSUPPORTED_STATEMENT, statement=sql.strip().split("(")[0][:60].upper())
 
 
@@ -188,14 +195,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     for item in schema.expressions:
         if isinstance(item, exp.ColumnDef):
             cname = name_of(item.this)
-            kind = item.args.get("kind")
-            if kind is None:
-                raise error(ERR_INVALID_DATATYPE, column=cname)
-            type_text = kind.sql(dialect=Oracle)
-            try:
-                ctype = catalog.parse_type(type_text)
-            except (KeyError, ValueError):
-                raise error(ERR_UNSUPPORTED_COLUMN_TYPE, type=type_text) from None
+            ctype = _column_type(item, cname)
             nullable, identity, always = True, False, False
             parts = [f'"{cname}"']
             constraint_sql = []
@@ -246,7 +246,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                     # SQLite lets NULL into a PRIMARY KEY that is not an INTEGER PRIMARY KEY; Oracle: ORA-01400
                     constraint_sql.append("NOT NULL")
             if ctype.type_class == "JSON":
-                constraint_sql.append(f'CHECK ("{cname}" IS NULL OR json_valid("{cname}"))')
+                constraint_sql.append(_json_check(cname))
             parts.extend(constraint_sql)
             col_sql.append(" ".join(parts))
             columns.append((cname, ctype, nullable, identity))
@@ -310,14 +310,116 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 (owner, table))
     catalog.record_constraints(con, owner, table, constraints)
     for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
-        con.execute(
-            "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
-            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT, "
-            "CHAR_USED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
-             ctype.scale, "N" if (not nullable or cname in pk_cols) else "Y", "YES" if identity else "NO",
-             ctype.vector_dim, ctype.vector_format, ctype.char_used))
+        _record_column(con, owner, table, position, cname, ctype, nullable and cname not in pk_cols, identity)
     return DdlResult("CREATE TABLE", owner, table)
+
+
+def _column_type(item: exp.ColumnDef, cname: str) -> catalog.ColumnType:
+    """The lite type of a column definition (ORA-00902 without one, ORA-03001 for a type lite lacks)."""
+    kind = item.args.get("kind")
+    if kind is None:
+        raise error(ERR_INVALID_DATATYPE, column=cname)
+    type_text = kind.sql(dialect=Oracle)
+    try:
+        return catalog.parse_type(type_text)
+    except (KeyError, ValueError):
+        raise error(ERR_UNSUPPORTED_COLUMN_TYPE, type=type_text) from None
+
+
+def _json_check(cname: str) -> str:
+    """The CHECK that keeps a JSON column's text valid JSON (SQLite stores it as text)."""
+    return f'CHECK ("{cname}" IS NULL OR json_valid("{cname}"))'
+
+
+def _record_column(con: sqlite3.Connection, owner: str, table: str, position: int, cname: str,
+                   ctype: catalog.ColumnType, nullable: bool, identity: bool) -> None:
+    """One column in LITECAT.COLUMNS, which ALL_TAB_COLUMNS and the translator's types read."""
+    con.execute(
+        "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
+        "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT, "
+        "CHAR_USED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
+         ctype.scale, "Y" if nullable else "N", "YES" if identity else "NO",
+         ctype.vector_dim, ctype.vector_format, ctype.char_used))
+
+
+def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
+    """``ALTER TABLE t ADD (c type [DEFAULT v] [NOT NULL], ...)`` (or ``ADD c type ...``); other actions refused.
+
+    Adding a column is the step Oracle's vector search guides start from
+    (``ALTER TABLE docs ADD (embedding VECTOR(384, FLOAT32))``, then an UPDATE
+    with VECTOR_EMBEDDING). As in Oracle the existing rows take the DEFAULT
+    (NULL without one), a NOT NULL column without a DEFAULT needs an empty
+    table (ORA-01758), a name the table has is ORA-01430, and the columns of
+    one statement are added together or not at all (the statement runs in one
+    transaction). Keys, CHECK, REFERENCES and identity on an added column, and
+    every other ALTER TABLE action, are refused by name (ORA-03001).
+    """
+    con = conn.sqlite
+    owner, table = table_ref(tree.this, conn.username)
+    if not catalog.table_exists(con, owner, table):
+        raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+    items: list[exp.ColumnDef] = []
+    for action in tree.args.get("actions") or []:
+        for item in (action.expressions if isinstance(action, exp.Schema) else [action]):
+            if not isinstance(item, exp.ColumnDef):
+                raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=" ".join(action.sql(dialect=Oracle).split())[:60])
+            items.append(item)
+    if not items:
+        raise error(ERR_UNSUPPORTED_ALTER_TABLE, action="without an action lite runs")
+    db = _db(conn, owner)
+    translator = Translator(ctx)
+    taken = set(catalog.column_types(con, owner, table))
+    empty = con.execute(f'SELECT 1 FROM "{db}"."{table}" LIMIT 1').fetchone() is None
+    position = con.execute("SELECT MAX(COLUMN_ID) FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ?",
+                           (owner, table)).fetchone()[0] or 0
+    for item in items:
+        cname = name_of(item.this)
+        if cname in taken:
+            raise error(ERR_COLUMN_ALREADY_EXISTS)
+        taken.add(cname)
+        ctype = _column_type(item, cname)
+        default, not_null = None, None   # not_null: the constraint's name ("" unnamed) when NOT NULL
+        for c in item.constraints:
+            kind, label = c.kind, c.args.get("this")
+            if isinstance(kind, exp.DefaultColumnConstraint) and not kind.meta.get("on_null"):
+                default = translator.rewrite(kind.this.copy()).sql(dialect="sqlite")
+            elif isinstance(kind, exp.NotNullColumnConstraint):
+                if not kind.args.get("allow_null"):
+                    not_null = name_of(label) if isinstance(label, exp.Identifier) else ""
+            elif not isinstance(kind, exp.CollateColumnConstraint):
+                raise error(ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT,
+                            constraint=" ".join(c.sql(dialect=Oracle).split())[:60])
+        if not_null is not None and default is None and not empty:
+            raise error(ERR_NOT_NULL_COLUMN_NEEDS_EMPTY_TABLE)
+        parts = [f'"{cname}"', ctype.sqlite_type]
+        if default is not None:
+            parts.append(f"DEFAULT ({default})")
+            if not_null is not None:
+                parts.append("NOT NULL")
+        if ctype.type_class == "JSON":
+            parts.append(_json_check(cname))
+        try:
+            con.execute(f'ALTER TABLE "{db}"."{table}" ADD COLUMN {" ".join(parts)}')
+        except sqlite3.OperationalError as exc:
+            if "non-constant default" in str(exc):
+                raise error(ERR_UNSUPPORTED_DEFAULT, column=cname) from None
+            raise
+        if not_null is not None and default is None:
+            # SQLite adds NOT NULL only with a default; on the (empty) table, triggers say what Oracle says
+            column = f'("{owner}"."{table}"."{cname}")'.replace("'", "''")
+            con.execute(f'CREATE TRIGGER "{db}"."{table}__{cname}__NOT_NULL_INSERT" BEFORE INSERT ON "{table}" '
+                        f'WHEN NEW."{cname}" IS NULL BEGIN SELECT ora_raise_error(1400, '
+                        f"'cannot insert NULL into {column}'); END")
+            con.execute(f'CREATE TRIGGER "{db}"."{table}__{cname}__NOT_NULL_UPDATE" BEFORE UPDATE OF "{cname}" '
+                        f'ON "{table}" WHEN NEW."{cname}" IS NULL BEGIN SELECT ora_raise_error(1407, '
+                        f"'cannot update {column} to NULL'); END")
+        position += 1
+        _record_column(con, owner, table, position, cname, ctype, not_null is None, False)
+        if not_null is not None:
+            catalog.record_constraints(con, owner, table,
+                                       [(not_null or None, "C", [cname], f'"{cname}" IS NOT NULL', None)])
+    return DdlResult("ALTER TABLE", owner, table)
 
 
 _COMPOSITE_UNIQUE = re.compile(r'^(?:CONSTRAINT\s+"?(?P<name>[^"\s]+)"?\s+)?UNIQUE\s*\((?P<cols>"[^"]+"(?:,\s*"[^"]+")+)\)$',

@@ -62,7 +62,8 @@ def passthrough(code: int, message: str, spec_for_hint: ErrorSpec | None = None)
 
 # ----------------------------------------------------------------------------- shared hint texts
 _HINT_SCHEMA = "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); run ws.seed() if SUPPLYCHAIN is missing"
-_HINT_UNSUPPORTED_STATEMENT = "lite runs CREATE/DROP TABLE, CREATE/DROP INDEX, COMMENT ON and TRUNCATE"
+_HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns), CREATE/DROP INDEX, "
+                               "COMMENT ON and TRUNCATE")
 _ODCI_INDEX_CREATE = "error occurred in the execution of ODCIINDEXCREATE routine"
 _ODCI_INDEX_START = "error in executing ODCIIndexStart() routine\nORA-20000: Oracle Text error:\n"
 
@@ -258,6 +259,18 @@ ERR_VECTOR_INDEX_COLUMN = ErrorSpec(51961, "vector index must be created on a si
 # ----------------------------------------------------------------------------- ORA-03001: what lite does not implement
 ERR_UNSUPPORTED = _unsupported("{construct}")   # a construct named by sqlglot or the statement itself
 ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEMENT)
+ERR_UNSUPPORTED_ALTER_TABLE = _unsupported(
+    "ALTER TABLE ... {action}",
+    "lite adds columns: ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...); for any other change create "
+    "the new table and copy the rows with INSERT INTO new_t SELECT ... FROM t")
+ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT = _unsupported(
+    "{constraint} on a column added by ALTER TABLE",
+    "add the column with its type, DEFAULT and NOT NULL; for uniqueness create a unique index on it afterwards")
+ERR_COLUMN_ALREADY_EXISTS = ErrorSpec(1430, "column being added already exists in table",
+                                      "choose another name; ALL_TAB_COLUMNS lists the table's columns")
+ERR_NOT_NULL_COLUMN_NEEDS_EMPTY_TABLE = ErrorSpec(
+    1758, "table must be empty to add mandatory (NOT NULL) column",
+    "give the column a DEFAULT (ADD (c NUMBER DEFAULT 0 NOT NULL)), which the existing rows take")
 ERR_UNSUPPORTED_PLSQL = _unsupported("PL/SQL blocks",
                                      "lite runs SQL statements; PL/SQL (DBMS_* packages) runs only on Oracle")
 ERR_UNSUPPORTED_OUT_BINDS = _unsupported("cursor.var() (OUT binds)")

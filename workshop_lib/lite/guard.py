@@ -89,7 +89,7 @@ _CLAUSE_TOKENS = {
     TokenType.ORDER_BY: "ORDER", TokenType.HAVING: "HAVING", TokenType.USING: "USING",
     TokenType.WITH: "WITH", TokenType.UNION: "SELECT", TokenType.EXCEPT: "SELECT",
     TokenType.INTERSECT: "SELECT", TokenType.INTO: "INTO", TokenType.SET: "SET",
-    TokenType.VALUES: "VALUES", TokenType.CREATE: "CREATE", TokenType.MERGE: "MERGE",
+    TokenType.VALUES: "VALUES", TokenType.CREATE: "CREATE", TokenType.ALTER: "ALTER", TokenType.MERGE: "MERGE",
     TokenType.UPDATE: "UPDATE", TokenType.DELETE: "DELETE",
 }
 
@@ -189,9 +189,10 @@ def _is_quoted(tok: Token) -> bool:
 
 
 def _in_type_position(prev: Token | None, statement_clause: str, paren_owner: str) -> bool:
-    """A type name follows a column name in CREATE TABLE, or AS inside CAST(... AS type)."""
+    """A type name follows a column name in CREATE TABLE or ALTER TABLE ... ADD, or AS inside CAST(... AS type)."""
     if prev is None:
         return False
     if paren_owner == "CAST":
         return prev.token_type == TokenType.ALIAS
-    return statement_clause == "CREATE" and prev.token_type in (TokenType.VAR, TokenType.IDENTIFIER)
+    return statement_clause in ("CREATE", "ALTER") and prev.token_type in (TokenType.VAR, TokenType.IDENTIFIER) \
+        and prev.text.upper() != "TO"   # RENAME COLUMN a TO text: a name
