@@ -293,6 +293,9 @@ class LiteCursor:
                     conn.attach(schema)  # SQLite cannot ATTACH inside the transaction opened next
                 con.execute("BEGIN")
             result = execute_ddl(conn, statement, conn._context)
+            if result.fill is not None:   # CREATE TABLE ... AS SELECT: its rows, in the DDL's transaction
+                conn.caches.invalidate(result.owner, result.table, definition=True)
+                self._fill(result.fill)
             if not in_atomic:
                 con.execute("COMMIT")
         except sqlite3.Error as exc:
@@ -306,6 +309,19 @@ class LiteCursor:
             raise
         conn.caches.invalidate(result.owner, result.table, definition=True)
         self.rowcount = 0
+
+    def _fill(self, statement: str) -> None:
+        """Run the INSERT ... SELECT of a CREATE TABLE ... AS SELECT (no binds: Oracle allows none in DDL)."""
+        conn = self.connection
+        plan = conn._plan(statement)
+        assert isinstance(plan, Plan) and plan.kind == "INSERT"
+        if plan.prefetch:
+            conn._prefetch(plan, [{}])
+        conn._fill_slots(plan, {})
+        for sql in plan.sql:
+            conn.sqlite.execute(sql, {})
+        if plan.target:
+            conn.caches.invalidate(*plan.target)
 
     def _describe(self, plan: Plan) -> None:
         assert self._rows is not None

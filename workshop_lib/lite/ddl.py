@@ -16,7 +16,7 @@ from typing import Protocol
 
 from sqlglot import exp
 
-from . import catalog
+from . import catalog, ctas
 from .dialect import IndexTypeClause, Oracle
 from .error_catalogue import (
     ERR_CONSTRAINT_NAME_USED, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
@@ -25,7 +25,7 @@ from .error_catalogue import (
     ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_TRUNCATE_REFERENCED, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE,
     ERR_UNSUPPORTED_FUNCTION_INDEX,
     ERR_UNSUPPORTED_COLUMN_CONSTRAINT, ERR_UNSUPPORTED_COLUMN_TYPE, ERR_UNSUPPORTED_COMMENT,
-    ERR_UNSUPPORTED_CTAS, ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
+    ERR_UNSUPPORTED_GRANT, ERR_UNSUPPORTED_INDEX_CLAUSE,
     ERR_COLUMN_ALREADY_EXISTS, ERR_NOT_NULL_COLUMN_NEEDS_EMPTY_TABLE, ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT,
     ERR_UNSUPPORTED_ALTER_TABLE, ERR_UNSUPPORTED_DEFAULT, ERR_NOT_ORACLE_SYNTAX,
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
@@ -80,6 +80,7 @@ class DdlResult:
     kind: str
     owner: str | None = None
     table: str | None = None
+    fill: str | None = None   # CREATE TABLE ... AS SELECT: the INSERT ... SELECT the cursor runs next
 
 
 _NEW_SCHEMA_RE = re.compile(
@@ -140,6 +141,8 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         return _create_index(conn, tree)
     if isinstance(tree, exp.Drop) and kind == "INDEX":
         return _drop_index(conn, tree)
+    if isinstance(tree, exp.Create) and kind == "TABLE" and tree.args.get("expression") is not None:
+        return _create_table_as_select(conn, tree, sql, ctx)
     if isinstance(tree, exp.Create) and kind == "TABLE":
         return _create_table(conn, tree, ctx)
     if isinstance(tree, exp.Drop) and kind == "TABLE":
@@ -158,11 +161,23 @@ def _db(conn: DdlTarget, owner: str) -> str:
     return "main" if owner == conn.username else owner
 
 
+def _create_table_as_select(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> DdlResult:
+    """``CREATE TABLE t [(names)] AS query``: the table as ctas.py derives it; the cursor then fills it."""
+    from .translate import parse
+
+    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+    owner, table = table_ref(target, conn.username)
+    if catalog.table_exists(conn.sqlite, owner, table):
+        raise error(ERR_NAME_ALREADY_USED)
+    columns = ctas.table_columns(conn.sqlite, ctx, tree)
+    result = _create_table(conn, parse(ctas.table_definition(owner, table, columns)), ctx)
+    result.fill = ctas.fill_statement(owner, table, sql)
+    return result
+
+
 def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     con = conn.sqlite
     schema = tree.this
-    if not isinstance(schema, exp.Schema):
-        raise error(ERR_UNSUPPORTED_CTAS)
     properties = tree.args.get("properties")
     for prop in (properties.expressions if properties is not None else []):
         # a temporary table's rows vanish at commit or session end; a plain SQLite table would keep them

@@ -281,7 +281,20 @@ ERR_UNSUPPORTED_RETURNING = _unsupported("RETURNING ... INTO (OUT bind variables
 ERR_UNSUPPORTED_MERGE_CLAUSE = _unsupported(
     "this MERGE clause (lite supports WHEN MATCHED THEN UPDATE and WHEN NOT MATCHED THEN INSERT)")
 ERR_UNSUPPORTED_GRANT = _unsupported("GRANT/REVOKE", "lite has a single user; privileges apply only on Oracle")
-ERR_UNSUPPORTED_CTAS = _unsupported("CREATE TABLE ... AS SELECT", "create the table, then INSERT ... SELECT")
+ERR_UNSUPPORTED_CTAS_TYPE = _unsupported(
+    "CREATE TABLE ... AS SELECT of a value whose type lite cannot tell (column {column})",
+    "give the value its type: CAST(expression AS VARCHAR2(100)) AS {column}")
+ERR_CTAS_NEEDS_ALIAS = ErrorSpec(998, "must name this expression with a column alias",
+                                 "write {expression} AS name (CREATE TABLE ... AS SELECT names columns after them)")
+ERR_CTAS_BIND = ErrorSpec(1027, "bind variables not allowed for data definition operations",
+                          "create the table from the query with literals, or create it first and INSERT ... SELECT "
+                          "with binds")
+ERR_CTAS_COLUMN_COUNT = ErrorSpec(1730, "invalid number of column names specified",
+                                  "name as many columns as the query returns")
+ERR_CTAS_COLUMN_TYPES = ErrorSpec(1773, "may not specify column datatypes in this CREATE TABLE",
+                                  "list the names only: CREATE TABLE t (a, b) AS SELECT ...; the query gives the types")
+ERR_DUPLICATE_COLUMN_NAME = ErrorSpec(957, "duplicate column name",
+                                      "give the query's columns distinct aliases")
 ERR_UNSUPPORTED_COLUMN_TYPE = _unsupported(
     "column type {type}",
     "lite maps NUMBER, VARCHAR2, CHAR, DATE, TIMESTAMP, CLOB, JSON, "

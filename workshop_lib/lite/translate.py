@@ -295,6 +295,9 @@ class Translator:
         elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
             select = source.this if isinstance(source, exp.Subquery) else source
             if isinstance(select, exp.Select):
+                self._expand_stars(select)
+                if len(select.expressions) != len(names):
+                    raise error(ERR_TOO_MANY_VALUES if len(select.expressions) > len(names) else ERR_NOT_ENOUGH_VALUES)
                 for i, proj in enumerate(select.expressions):
                     if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in (
                             "JSON", "VECTOR", "NUMBER", "VARCHAR2", "CHAR", *DATETIME_TYPES):
@@ -302,6 +305,27 @@ class Translator:
                         inner.replace(self._coerce(inner.copy(), cols[names[i]]))
         self._qualify_target(table, owner, name)
         return self.rewrite(tree), (owner, name)
+
+    def _expand_stars(self, select: exp.Select) -> None:
+        """``*`` and ``alias.*`` in an INSERT's query as the columns they stand for, so each value meets its
+        target column's conversion (ORA_NUMBER_IN(*) was no SQL at all)."""
+        if not any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star))
+                   for p in select.expressions):
+            return
+        scope = self._scope_for(select.expressions[0])
+        expanded: list[exp.Expression] = []
+        for proj in select.expressions:
+            if isinstance(proj, exp.Star) or (isinstance(proj, exp.Column) and isinstance(proj.this, exp.Star)):
+                aliases = scope.order if isinstance(proj, exp.Star) else [name_of(proj.args.get("table"))]
+                for alias in aliases:
+                    source = scope.sources.get(alias)
+                    if source is None:
+                        raise error(ERR_INVALID_IDENTIFIER, name=alias)
+                    expanded += [exp.Column(this=exp.to_identifier(column, quoted=True),
+                                            table=exp.to_identifier(alias, quoted=True)) for column, _ in source.columns]
+            else:
+                expanded.append(proj)
+        select.set("expressions", expanded)
 
     def _update_tree(self, tree: exp.Update) -> tuple[exp.Expression, tuple[str, str]]:
         owner, name, cols = self._target(tree.this)
