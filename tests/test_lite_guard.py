@@ -207,3 +207,25 @@ def test_blanking_literals_and_comments_keeps_code_and_positions() -> None:
         assert _strip_strings(sql) == _strip_strings_by_hand(sql), repr(sql)
     assert _strip_strings("SELECT 'a;b' -- c;\nFROM \"x\" /* ; */") == "SELECT       " + " " * 5 + "\nFROM " + " " * 3 \
         + " " + " " * 7
+
+
+@pytest.mark.parametrize("sql", ["SELECT 1 AS order FROM dual", "SELECT 1 FROM dual order", "SELECT 1 AS select FROM dual",
+                                 "SELECT t.id FROM t table", "SELECT id AS level FROM t"])
+def test_an_oracle_reserved_word_is_no_name(conn: LiteConnection, sql: str) -> None:
+    """Oracle rejects these; sqlglot reads most of them as names (its parser refuses the rest: ORA-00933) and
+    SQLite would take them quoted."""
+    with pytest.raises(oracledb.DatabaseError, match=r"ORA-00904: .*is an Oracle reserved word|ORA-00933"):
+        conn.cursor().execute(sql)
+
+
+def test_sqlite_keywords_are_names_in_oracle(conn: LiteConnection) -> None:
+    """NOTHING, PLAN, QUERY, PRAGMA, ... are not reserved in Oracle: as aliases and columns they work (lite
+    quotes them in the SQLite text; SQLite read `AS nothing` as a syntax error)."""
+    cur = conn.cursor()
+    cur.execute("SELECT 1 AS nothing, 2 AS plan, 3 AS pragma, 4 AS top, 5 AS limit, 6 AS vacuum FROM dual")
+    assert cur.fetchall() == [(1, 2, 3, 4, 5, 6)]
+    cur.execute("CREATE TABLE kw (query NUMBER, plan VARCHAR2(5), nothing NUMBER)")
+    cur.execute("INSERT INTO kw (query, plan, nothing) VALUES (1, 'a', 2)")
+    cur.execute("SELECT nothing, plan FROM kw WHERE query = 1 ORDER BY plan")
+    assert cur.fetchall() == [(2, "a")]
+    cur.execute("DROP TABLE kw")

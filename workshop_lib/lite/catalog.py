@@ -44,6 +44,10 @@ CATALOG_DDL = [
         TABLE_NAME TEXT NOT NULL, COLUMN_NAMES TEXT NOT NULL, INDEX_TYPE TEXT NOT NULL,
         UNIQUENESS TEXT NOT NULL, ITYP_OWNER TEXT, ITYP_NAME TEXT, PARAMETERS TEXT,
         PRIMARY KEY (OWNER, INDEX_NAME))""",
+    # A view's query as written after AS (USER_VIEWS.TEXT); its columns are in COLUMNS (views.py)
+    """CREATE TABLE IF NOT EXISTS LITECAT.VIEWS (
+        OWNER TEXT NOT NULL, VIEW_NAME TEXT NOT NULL, TEXT TEXT NOT NULL,
+        PRIMARY KEY (OWNER, VIEW_NAME))""",
     """CREATE TABLE IF NOT EXISTS LITECAT.MINING_MODELS (
         OWNER TEXT NOT NULL, MODEL_NAME TEXT NOT NULL, MINING_FUNCTION TEXT NOT NULL,
         ALGORITHM TEXT NOT NULL, PATH TEXT NOT NULL, CREATION_DATE TEXT, MODEL_SIZE INTEGER,
@@ -79,6 +83,11 @@ _CONSTRAINT_COLUMNS = ("CONSTRAINT_NAME, CONSTRAINT_TYPE, TABLE_NAME, SEARCH_CON
 
 
 # Oracle dictionary views lite provides, with Oracle's column names.
+# Tables and views, as ALL_TAB_COMMENTS lists them (TABLE_TYPE).
+_OBJECTS = ("SELECT OWNER, TABLE_NAME, 'TABLE' AS TABLE_TYPE FROM LITECAT.TABLES "
+            "UNION ALL SELECT OWNER, VIEW_NAME, 'VIEW' FROM LITECAT.VIEWS")
+
+
 def dictionary_views(user: str) -> dict[str, str]:
     """TEMP view name -> SELECT body, for the current ``user``."""
     u = user.replace("'", "''")
@@ -99,13 +108,13 @@ def dictionary_views(user: str) -> dict[str, str]:
         "USER_CONSTRAINTS": f"SELECT {_CONSTRAINT_COLUMNS} FROM LITECAT.CONSTRAINTS WHERE OWNER = '{u}'",
         "ALL_CONS_COLUMNS": f"SELECT {_CONS_COLUMNS_COLUMNS} FROM LITECAT.CONS_COLUMNS",
         "USER_CONS_COLUMNS": f"SELECT {_CONS_COLUMNS_COLUMNS} FROM LITECAT.CONS_COLUMNS WHERE OWNER = '{u}'",
-        "ALL_TAB_COMMENTS": "SELECT t.OWNER, t.TABLE_NAME, 'TABLE' AS TABLE_TYPE, c.COMMENTS "
-                            "FROM LITECAT.TABLES t LEFT JOIN LITECAT.TAB_COMMENTS c "
-                            "ON c.OWNER = t.OWNER AND c.TABLE_NAME = t.TABLE_NAME",
-        "USER_TAB_COMMENTS": "SELECT t.TABLE_NAME, 'TABLE' AS TABLE_TYPE, c.COMMENTS "
-                             "FROM LITECAT.TABLES t LEFT JOIN LITECAT.TAB_COMMENTS c "
-                             "ON c.OWNER = t.OWNER AND c.TABLE_NAME = t.TABLE_NAME "
+        "ALL_TAB_COMMENTS": f"SELECT t.OWNER, t.TABLE_NAME, t.TABLE_TYPE, c.COMMENTS FROM ({_OBJECTS}) t "
+                            "LEFT JOIN LITECAT.TAB_COMMENTS c ON c.OWNER = t.OWNER AND c.TABLE_NAME = t.TABLE_NAME",
+        "USER_TAB_COMMENTS": f"SELECT t.TABLE_NAME, t.TABLE_TYPE, c.COMMENTS FROM ({_OBJECTS}) t "
+                             "LEFT JOIN LITECAT.TAB_COMMENTS c ON c.OWNER = t.OWNER AND c.TABLE_NAME = t.TABLE_NAME "
                              f"WHERE t.OWNER = '{u}'",
+        "ALL_VIEWS": "SELECT OWNER, VIEW_NAME, LENGTH(TEXT) AS TEXT_LENGTH, TEXT FROM LITECAT.VIEWS",
+        "USER_VIEWS": f"SELECT VIEW_NAME, LENGTH(TEXT) AS TEXT_LENGTH, TEXT FROM LITECAT.VIEWS WHERE OWNER = '{u}'",
         "ALL_COL_COMMENTS": "SELECT k.OWNER, k.TABLE_NAME, k.COLUMN_NAME, c.COMMENTS "
                             "FROM LITECAT.COLUMNS k LEFT JOIN LITECAT.COL_COMMENTS c "
                             "ON c.OWNER = k.OWNER AND c.TABLE_NAME = k.TABLE_NAME "
@@ -184,7 +193,7 @@ def view_triggers(user: str) -> dict[str, str]:
 
 
 #: Oracle's types of each dictionary view's columns (for value conversion).
-DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "NUM_ROWS": "NUMBER", "DATA_LENGTH": "NUMBER",
+DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "TEXT_LENGTH": "NUMBER", "NUM_ROWS": "NUMBER", "DATA_LENGTH": "NUMBER",
                     "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
                     "MODEL_SIZE": "NUMBER", "SRID": "NUMBER", "LAST_ANALYZED": "DATE", "POSITION": "NUMBER"}
 
@@ -337,6 +346,24 @@ def geometry_metadata(con: sqlite3.Connection, owner: str, table: str,
     row = con.execute(f"SELECT DIMINFO, SRID FROM LITECAT.{SDO_METADATA_TABLE} "
                       "WHERE OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?", (owner, table, column)).fetchone()
     return None if row is None else (row[0], row[1])
+
+
+def view_text(con: sqlite3.Connection, owner: str, view: str) -> str | None:
+    """The query text of view ``owner.view``, or None when there is no such view."""
+    row = con.execute("SELECT TEXT FROM LITECAT.VIEWS WHERE OWNER = ? AND VIEW_NAME = ?", (owner, view)).fetchone()
+    return row[0] if row else None
+
+
+def forget_view(con: sqlite3.Connection, owner: str, view: str, *, keep_comments: bool = False) -> None:
+    """Remove a dropped view's catalog rows (a replaced one's, ``keep_comments``: all but its comments)."""
+    for name in ("COLUMNS",) if keep_comments else ("COLUMNS", "TAB_COMMENTS", "COL_COMMENTS"):
+        con.execute(f"DELETE FROM LITECAT.{name} WHERE OWNER = ? AND TABLE_NAME = ?", (owner, view))
+    con.execute("DELETE FROM LITECAT.VIEWS WHERE OWNER = ? AND VIEW_NAME = ?", (owner, view))
+
+
+def name_used(con: sqlite3.Connection, owner: str, name: str) -> bool:
+    """Whether ``owner`` has a table or a view called ``name`` (one namespace, as in Oracle: ORA-00955)."""
+    return table_exists(con, owner, name) or view_text(con, owner, name) is not None
 
 
 def table_exists(con: sqlite3.Connection, owner: str, table: str) -> bool:

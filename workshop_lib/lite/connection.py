@@ -109,7 +109,8 @@ class LiteConnection:
         vd, ctx = self._vd, self._ctx
         self._con.create_function("ora_vd_lookup", 2, lambda slot, rid: vd[slot].get(rid))
         self._con.create_function("ora_ctx_score", 2, lambda slot, rid: ctx[slot].get(rid, 0))
-        self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot)
+        self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot,
+                                lambda owner, name: catalog.view_text(self._con, owner, name))
 
     # ------------------------------------------------------------------ python-oracledb surface
     def cursor(self) -> LiteCursor:

@@ -9,8 +9,10 @@ other constraints are not carried over. Lite reads those from
 its catalog and its type inference; an expression's text becomes
 ``VARCHAR2(4000)`` (Oracle computes the exact maximum length) and a vector
 ``VECTOR`` of any dimension. ddl.py creates the table from
-:func:`table_definition` and the cursor fills it with ``INSERT ... SELECT``
-in the same transaction, so a failing query leaves no table behind.
+:func:`table_definition` and the cursor fills it with ``INSERT INTO t``
+followed by the statement's own query text (:func:`query_after_as`) in the
+same transaction, so a failing query leaves no table behind. A view's
+columns are named and typed the same way (views.py).
 """
 
 from __future__ import annotations
@@ -129,13 +131,12 @@ def table_definition(owner: str, table: str, columns: list[tuple[str, catalog.Co
     return f'CREATE TABLE "{owner}"."{table}" ({body})'
 
 
-def fill_statement(owner: str, table: str, sql: str) -> str:
-    """The ``INSERT ... SELECT`` that fills the new table: the statement's own query text after its ``AS``."""
+def query_after_as(sql: str) -> str:
+    """The query of ``CREATE TABLE|VIEW name [(...)] AS query``, as written: the text after the first ``AS``
+    outside parentheses (the fill of a new table and a view's stored text)."""
     depth = 0
     for token in Oracle().tokenizer_class().tokenize(sql):
         depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(token.token_type, 0)
         if token.token_type == TokenType.ALIAS and depth == 0:
-            # no column list: the new table's columns are the query's, in its order (a list would not match
-            # a SELECT * item for item)
-            return f'INSERT INTO "{owner}"."{table}" {sql[token.end + 1:].strip()}'
+            return sql[token.end + 1:].strip()
     raise ValueError(f"no AS before the query of {sql[:60]!r}")   # the parser found one: cannot happen

@@ -16,8 +16,8 @@ from typing import Protocol
 
 from sqlglot import exp
 
-from . import catalog, ctas
-from .dialect import IndexTypeClause, Oracle
+from . import catalog, ctas, views
+from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
     ERR_CONSTRAINT_NAME_USED, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
@@ -31,7 +31,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
     ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_TEXT_PARAMETER,
     ERR_TEXT_PARAMETERS_SYNTAX, ERR_UNSUPPORTED_VECTOR_INDEX,
-    ERR_VECTOR_INDEX_COLUMN, error,
+    ERR_VECTOR_INDEX_COLUMN, error, from_sqlite,
 )
 from .translate import Context, Translator, name_of, table_ref
 
@@ -141,6 +141,10 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         return _create_index(conn, tree)
     if isinstance(tree, exp.Drop) and kind == "INDEX":
         return _drop_index(conn, tree)
+    if isinstance(tree, exp.Create) and kind == "VIEW":
+        return _create_view(conn, tree, sql, ctx)
+    if isinstance(tree, exp.Drop) and kind == "VIEW":
+        return _drop_view(conn, tree)
     if isinstance(tree, exp.Create) and kind == "TABLE" and tree.args.get("expression") is not None:
         return _create_table_as_select(conn, tree, sql, ctx)
     if isinstance(tree, exp.Create) and kind == "TABLE":
@@ -167,12 +171,65 @@ def _create_table_as_select(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Co
 
     target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
     owner, table = table_ref(target, conn.username)
-    if catalog.table_exists(conn.sqlite, owner, table):
+    if catalog.name_used(conn.sqlite, owner, table):
         raise error(ERR_NAME_ALREADY_USED)
+    _check_query(conn, ctx, ctas.query_after_as(sql))   # the query's own errors (ORA-00904 ...) first
     columns = ctas.table_columns(conn.sqlite, ctx, tree)
     result = _create_table(conn, parse(ctas.table_definition(owner, table, columns)), ctx)
-    result.fill = ctas.fill_statement(owner, table, sql)
+    result.fill = f'INSERT INTO "{owner}"."{table}" {ctas.query_after_as(sql)}'
     return result
+
+
+def _check_query(conn: DdlTarget, ctx: Context, text: str) -> None:
+    """Translate the query ``text`` and have SQLite compile it (EXPLAIN: nothing runs), so every name in it is
+    checked now, as Oracle checks a view's or a new table's query (SQLite reports a wrong column only when
+    it compiles the statement)."""
+    from .translate import parse
+
+    plan = Translator(ctx).plan(views.parse_query(text, parse))
+    try:
+        for statement in plan.sql:
+            conn.sqlite.execute("EXPLAIN " + statement, dict.fromkeys(plan.binds))   # binds: ORA-01027 later
+    except sqlite3.Error as exc:
+        raise from_sqlite(exc) from None
+
+
+def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> DdlResult:
+    """``CREATE [OR REPLACE] [[NO]FORCE] VIEW v [(names)] AS query [WITH READ ONLY | WITH CHECK OPTION]``.
+
+    The query is translated once here, so a name it gets wrong is Oracle's
+    error now (lite makes no view with errors, FORCE or not); the view's
+    columns are named and typed as CREATE TABLE ... AS SELECT would (ctas.py)
+    and recorded with the query text (views.py reads both).
+    """
+    from .translate import parse
+
+    con = conn.sqlite
+    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+    owner, view = table_ref(target, conn.username)
+    if catalog.table_exists(con, owner, view) or (catalog.view_text(con, owner, view) is not None
+                                                  and not tree.args.get("replace")):
+        raise error(ERR_NAME_ALREADY_USED)
+    text = ctas.query_after_as(sql)
+    _check_query(conn, ctx, text)   # Oracle checks the query when it creates the view
+    columns = ctas.table_columns(con, ctx, tree)
+    catalog.forget_view(con, owner, view, keep_comments=True)   # OR REPLACE keeps the view's comments
+    con.execute("INSERT INTO LITECAT.VIEWS (OWNER, VIEW_NAME, TEXT) VALUES (?, ?, ?)", (owner, view, text))
+    for position, (cname, ctype, nullable) in enumerate(columns, start=1):
+        _record_column(con, owner, view, position, cname, ctype, nullable, False)
+    _check_query(conn, ctx, f'SELECT * FROM "{owner}"."{view}"')   # a view reaching itself: ORA-01731
+    return DdlResult("CREATE VIEW", owner, view)
+
+
+def _drop_view(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
+    """``DROP VIEW v``: its query, columns and comments leave the catalog (ORA-00942 when there is none)."""
+    owner, view = table_ref(tree.this if not tree.args.get("tables") else tree.args["tables"][0], conn.username)
+    if catalog.view_text(conn.sqlite, owner, view) is None:
+        if tree.args.get("exists"):
+            return DdlResult("DROP VIEW", owner, view)
+        raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=view)
+    catalog.forget_view(conn.sqlite, owner, view)
+    return DdlResult("DROP VIEW", owner, view)
 
 
 def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
@@ -184,7 +241,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
         if isinstance(prop, (exp.TemporaryProperty, exp.OnCommitProperty)):
             raise error(ERR_UNSUPPORTED, construct="temporary tables (CREATE GLOBAL|PRIVATE TEMPORARY TABLE)")
     owner, table = table_ref(schema.this, conn.username)
-    if catalog.table_exists(con, owner, table):
+    if catalog.name_used(con, owner, table):
         if tree.args.get("exists"):
             return DdlResult("CREATE TABLE", owner, table)
         raise error(ERR_NAME_ALREADY_USED)
@@ -232,7 +289,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 elif isinstance(ck, exp.UniqueColumnConstraint):
                     constraint_sql.append("UNIQUE")
                 elif isinstance(ck, exp.DefaultColumnConstraint):
-                    default = translator.rewrite(ck.this.copy()).sql(dialect="sqlite")
+                    default = translator.rewrite(ck.this.copy()).sql(dialect=LiteSQLite)
                     constraint_sql.append(f"DEFAULT ({default})")
                     if ck.meta.get("on_null"):
                         # DEFAULT ON NULL: an explicit NULL takes the default too; the column is NOT NULL
@@ -240,7 +297,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                         nullable = False
                         default_on_null[cname] = (default, ck.meta["on_null"])
                 elif isinstance(ck, exp.CheckColumnConstraint):
-                    check = translator.rewrite(ck.this.copy()).sql(dialect="sqlite")
+                    check = translator.rewrite(ck.this.copy()).sql(dialect=LiteSQLite)
                     constraint_sql.append(f"CHECK ({check})")
                 elif isinstance(ck, exp.Reference):
                     constraint_sql.append(_reference_sql(ck, owner, conn.username))
@@ -398,7 +455,7 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
         for c in item.constraints:
             kind, label = c.kind, c.args.get("this")
             if isinstance(kind, exp.DefaultColumnConstraint) and not kind.meta.get("on_null"):
-                default = translator.rewrite(kind.this.copy()).sql(dialect="sqlite")
+                default = translator.rewrite(kind.this.copy()).sql(dialect=LiteSQLite)
             elif isinstance(kind, exp.NotNullColumnConstraint):
                 if not kind.args.get("allow_null"):
                     not_null = name_of(label) if isinstance(label, exp.Identifier) else ""
@@ -600,7 +657,7 @@ def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
     target = tree.this
     if kind == "TABLE":
         owner, table = table_ref(target, conn.username)
-        if not catalog.table_exists(con, owner, table):
+        if not catalog.name_used(con, owner, table):
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
         con.execute("INSERT INTO LITECAT.TAB_COMMENTS (OWNER, TABLE_NAME, COMMENTS) VALUES (?, ?, ?) "
                     "ON CONFLICT (OWNER, TABLE_NAME) DO UPDATE SET COMMENTS = excluded.COMMENTS",
@@ -612,7 +669,7 @@ def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
         db_id = target.args.get("db")
         owner = name_of(db_id) if db_id else conn.username
         table = name_of(table_id)
-        if not catalog.table_exists(con, owner, table):
+        if not catalog.name_used(con, owner, table):
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
         if column not in catalog.column_types(con, owner, table):
             raise error(ERR_INVALID_IDENTIFIER, name=column)

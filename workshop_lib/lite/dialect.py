@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 from sqlglot.dialects.oracle import Oracle as _StockOracle
+from sqlglot.dialects.sqlite import SQLite as _StockSQLite
+from sqlglot.generators.sqlite import SQLiteGenerator
 from sqlglot.tokens import TokenType
 from sqlglot.generators.oracle import OracleGenerator
 from sqlglot.parsers.oracle import OracleParser
@@ -434,3 +436,31 @@ class Oracle(_StockOracle):
     Tokenizer = WorkshopOracleTokenizer
     Parser = WorkshopOracleParser
     Generator = WorkshopOracleGenerator
+
+
+# SQLite's keywords (sqlite.org/lang_keywords.html) but the three it reads as the current date/time: an
+# Oracle name that is one of them (a column or an alias called NOTHING, PLAN, QUERY, ...) is quoted in the
+# SQLite text, where quoting changes nothing else (SQLite matches quoted names without regard to case).
+SQLITE_KEYWORDS = frozenset("""
+    abort action add after all alter always analyze and as asc attach autoincrement before begin between by
+    cascade case cast check collate column commit conflict constraint create cross current database default
+    deferrable deferred delete desc detach distinct do drop each else end escape except exclude exclusive
+    exists explain fail filter first following for foreign from full generated glob group groups having if
+    ignore immediate in index indexed initially inner insert instead intersect into is isnull join key last
+    left like limit match materialized natural no not nothing notnull null nulls of offset on or order
+    others outer over partition plan pragma preceding primary query raise range recursive references regexp
+    reindex release rename replace restrict returning right rollback row rows savepoint select set table
+    temp temporary then ties to transaction trigger unbounded union unique update using vacuum values view
+    virtual when where window with without""".split())
+
+
+class LiteSQLiteGenerator(SQLiteGenerator):
+    """SQLite's generator, quoting names that are SQLite keywords."""
+
+    RESERVED_KEYWORDS = SQLITE_KEYWORDS
+
+
+class LiteSQLite(_StockSQLite):
+    """The SQLite dialect lite writes its translations in."""
+
+    Generator = LiteSQLiteGenerator

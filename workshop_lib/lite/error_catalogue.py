@@ -106,6 +106,9 @@ ERR_DOUBLE_COLON_CAST = ErrorSpec(
     933, "SQL command not properly ended (the :: cast is not Oracle SQL)",
     "use CAST(expr AS NUMBER) or TO_NUMBER / TO_CHAR / TO_DATE")
 ERR_DOUBLE_EQUALS = ErrorSpec(920, "invalid relational operator ==", "use = for equality")
+ERR_RESERVED_WORD_AS_NAME = ErrorSpec(
+    904, '"{name}": invalid identifier ({name} is an Oracle reserved word)',
+    'quote it to use it as a name ("{name}"), or choose another name')
 ERR_NOT_ORACLE_SYNTAX = ErrorSpec(933, "{construct} is not Oracle SQL", "use {oracle_form}")
 ERR_AS_BEFORE_TABLE_ALIAS = ErrorSpec(
     933, "SQL command not properly ended (Oracle does not allow AS before a table alias)",
@@ -284,6 +287,10 @@ ERR_UNSUPPORTED_GRANT = _unsupported("GRANT/REVOKE", "lite has a single user; pr
 ERR_UNSUPPORTED_CTAS_TYPE = _unsupported(
     "CREATE TABLE ... AS SELECT of a value whose type lite cannot tell (column {column})",
     "give the value its type: CAST(expression AS VARCHAR2(100)) AS {column}")
+ERR_UNSUPPORTED_VIEW_DML = _unsupported(
+    "{statement} on the view {owner}.{view}", "write to the view's tables; lite's views are read-only")
+ERR_CIRCULAR_VIEW = ErrorSpec(1731, "circular view definition encountered",
+                              "view {owner}.{view} reaches itself through the views it reads; redefine one of them")
 ERR_CTAS_NEEDS_ALIAS = ErrorSpec(998, "must name this expression with a column alias",
                                  "write {expression} AS name (CREATE TABLE ... AS SELECT names columns after them)")
 ERR_CTAS_BIND = ErrorSpec(1027, "bind variables not allowed for data definition operations",

@@ -158,6 +158,8 @@ def check(sql: str) -> list[Token]:
                     pass
                 elif text == "DATETIME" and nxt is not None and nxt.token_type == TokenType.L_PAREN:
                     pass  # handled as a function below
+                elif prev is not None and prev.token_type == TokenType.ALIAS and owner.get(depth, "") != "CAST":
+                    pass  # `AS pragma`, `AS top`: an alias, a name Oracle takes
                 else:
                     raise error(ERR_NOT_ORACLE_SYNTAX, construct=construct, oracle_form=oracle_form)
             if (nxt is not None and nxt.token_type == TokenType.L_PAREN and text in NON_ORACLE_FUNCTIONS

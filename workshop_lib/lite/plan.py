@@ -69,8 +69,10 @@ class Context:
     """What the translator needs to know about the database (supplied by the connection)."""
 
     def __init__(self, user: str, columns_of: Callable[[str, str], dict[str, ColumnType]],
-                 text_index_on: Callable[[str, str, str], bool], next_slot: Callable[[], int]):
+                 text_index_on: Callable[[str, str, str], bool], next_slot: Callable[[], int],
+                 view_query: Callable[[str, str], str | None] = lambda owner, name: None):
         self.user = user
         self.columns_of = columns_of
         self.text_index_on = text_index_on
         self.next_slot = next_slot
+        self.view_query = view_query   # (owner, name) -> a view's Oracle query text, None for anything else

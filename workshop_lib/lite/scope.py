@@ -17,7 +17,7 @@ from sqlglot import exp
 from .catalog import DICTIONARY_TYPES
 from .dialect import JsonQuery, Oracle, VectorEmbedding
 from .error_catalogue import (
-    ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, error,
+    ERR_INVALID_IDENTIFIER, ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, error,
 )
 from .plan import Context
 
@@ -26,7 +26,7 @@ DICTIONARY_VIEWS = {
     "ALL_COL_COMMENTS", "USER_COL_COMMENTS", "ALL_TAB_COLUMNS", "USER_TAB_COLUMNS",
     "USER_MINING_MODELS", "ALL_MINING_MODELS", "USER_INDEXES", "ALL_INDEXES",
     "USER_SDO_GEOM_METADATA", "ALL_SDO_GEOM_METADATA", "ALL_CONSTRAINTS", "USER_CONSTRAINTS", "ALL_CONS_COLUMNS",
-    "USER_CONS_COLUMNS",
+    "USER_CONS_COLUMNS", "USER_VIEWS", "ALL_VIEWS",
 }
 
 # Oracle PACKAGE.FUNCTION -> lite SQLite function (translate.py rewrites calls with it; infer_type
@@ -173,6 +173,28 @@ def cte_sources(ctx: Context, query: exp.Expression, outer: dict[str, Source]) -
                 columns = [(c, columns[i][1] if i < len(columns) else None) for i, c in enumerate(declared)]
             ctes[name] = Source(None, None, columns)
     return ctes
+
+
+def expand_stars(items: list[exp.Expression], scope: Scope) -> list[exp.Expression]:
+    """Select-list ``items`` with ``*`` and ``alias.*`` spelled out as the columns they stand for.
+
+    Each column is qualified with its FROM item's alias (quoted, as the scope
+    holds names), except a derived table's that has none.
+    """
+    out: list[exp.Expression] = []
+    for item in items:
+        if not (isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star))):
+            out.append(item)
+            continue
+        aliases = scope.order if isinstance(item, exp.Star) else [name_of(item.args.get("table"))]
+        for alias in aliases:
+            source = scope.sources.get(alias)
+            if source is None:
+                raise error(ERR_INVALID_IDENTIFIER, name=alias)
+            table = None if alias.startswith("__SUB") else exp.to_identifier(alias, quoted=True)
+            out += [exp.Column(this=exp.to_identifier(column, quoted=True), table=table)
+                    for column, _ in source.columns]
+    return out
 
 
 def output_columns(ctx: Context, query: exp.Expression, outer: dict[str, Source] | None = None

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
-    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
     ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
@@ -33,6 +33,7 @@ from .error_catalogue import (
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
 from . import outer_join, rownum
+from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, name_of
 from .values import format_datetime
@@ -1006,7 +1007,18 @@ def cast_with_length(node: exp.Expression) -> exp.Expression:
 
 
 #: Checks run on every node of a freshly parsed statement (they raise or return the node).
-REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses,)
+def refuse_reserved_names(node: exp.Expression) -> exp.Expression:
+    """An unquoted Oracle reserved word used as a name (``SELECT 1 AS order``, ``FROM dual order``) is a
+    syntax error in Oracle; sqlglot reads many of them as names and SQLite takes them quoted, so they are
+    refused here (a pseudocolumn such as ROWNUM or SYSDATE in column position is Oracle's own)."""
+    if isinstance(node, exp.Identifier) and not node.quoted and node.name.upper() in ORACLE_RESERVED_WORDS:
+        if isinstance(node.parent, exp.Column) and node.name.upper() in PSEUDOCOLUMNS:
+            return node
+        raise error(ERR_RESERVED_WORD_AS_NAME, name=node.name.upper())
+    return node
+
+
+REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses, refuse_reserved_names)
 #: Rewrites of the freshly parsed statement into the Oracle forms the rest of lite reads.
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
                                   quantified_comparison, concat_to_pipes, select_for_update, is_json_condition,

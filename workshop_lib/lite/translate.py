@@ -25,9 +25,9 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import semantics, vector_topk
+from . import semantics, vector_topk, views
 from .functions import value_length
-from .dialect import Oracle, VectorEmbedding
+from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
     ERR_MORE_THAN_ONE_STATEMENT, ERR_NOT_ENOUGH_ARGUMENTS, ERR_NOT_ENOUGH_VALUES, ERR_PARSE,
@@ -41,7 +41,7 @@ from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
-    infer_type, name_of, object_column, output_columns, table_ref,
+    expand_stars, infer_type, name_of, object_column, output_columns, table_ref,
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
@@ -85,7 +85,7 @@ def _name_numeric_binds(sql: str) -> str:
 
 
 _ORACLE = Oracle()
-_SQLITE_GENERATOR = sqlglot.Dialect.get_or_raise("sqlite").generator()
+_SQLITE_GENERATOR = LiteSQLite().generator()
 
 
 def parse(sql: str, tokens: list | None = None) -> exp.Expression:
@@ -144,6 +144,7 @@ class Translator:
     def plan(self, tree: exp.Expression) -> Plan:
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and tree.args.get("returning"):
             raise error(ERR_UNSUPPORTED_RETURNING)
+        tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
         for select in list(tree.find_all(exp.Select)):
             semantics.check_select(select, self._scope_for)  # what Oracle refuses and SQLite would run
         self._scopes = {}
@@ -309,23 +310,9 @@ class Translator:
     def _expand_stars(self, select: exp.Select) -> None:
         """``*`` and ``alias.*`` in an INSERT's query as the columns they stand for, so each value meets its
         target column's conversion (ORA_NUMBER_IN(*) was no SQL at all)."""
-        if not any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star))
-                   for p in select.expressions):
-            return
-        scope = self._scope_for(select.expressions[0])
-        expanded: list[exp.Expression] = []
-        for proj in select.expressions:
-            if isinstance(proj, exp.Star) or (isinstance(proj, exp.Column) and isinstance(proj.this, exp.Star)):
-                aliases = scope.order if isinstance(proj, exp.Star) else [name_of(proj.args.get("table"))]
-                for alias in aliases:
-                    source = scope.sources.get(alias)
-                    if source is None:
-                        raise error(ERR_INVALID_IDENTIFIER, name=alias)
-                    expanded += [exp.Column(this=exp.to_identifier(column, quoted=True),
-                                            table=exp.to_identifier(alias, quoted=True)) for column, _ in source.columns]
-            else:
-                expanded.append(proj)
-        select.set("expressions", expanded)
+        if any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star))
+               for p in select.expressions):
+            select.set("expressions", expand_stars(select.expressions, self._scope_for(select.expressions[0])))
 
     def _update_tree(self, tree: exp.Update) -> tuple[exp.Expression, tuple[str, str]]:
         owner, name, cols = self._target(tree.this)
@@ -793,7 +780,7 @@ def _is_assignment(node: exp.Expression) -> bool:
 def to_sqlite(tree: exp.Expression) -> str:
     """Render a rewritten tree as SQLite SQL; a construct SQLite cannot express is an error, never a guess."""
     try:
-        return tree.sql(dialect="sqlite", unsupported_level=ErrorLevel.RAISE)
+        return tree.sql(dialect=LiteSQLite, unsupported_level=ErrorLevel.RAISE)
     except UnsupportedError as exc:
         raise error(ERR_UNSUPPORTED, construct=_unsupported_construct(str(exc))) from None
 
