@@ -279,8 +279,15 @@ CORPUS: list[Item] = [
          Refused("ORA-03001", "WITHIN GROUP")),
     Item(SQL_REF, "SELECT jt.a FROM JSON_TABLE('[{\"a\":1},{\"a\":2}]', '$[*]' COLUMNS (a NUMBER PATH '$.a')) jt",
          Refused("ORA-03001", "JSON_TABLE")),
+    # HR's own sequence (hr_create.sql's definition), then the row it numbers (rolled back after the item)
     Item(HR_SCHEMA, "INSERT INTO departments (department_id, department_name) "
-                    "VALUES (departments_seq.NEXTVAL, 'Gaming')", Refused("ORA-03001", "DEPARTMENTS_SEQ.NEXTVAL")),
+                    "SELECT departments_seq.NEXTVAL, 'Gaming' FROM dual WHERE departments_seq.CURRVAL IS NULL",
+         Refused("ORA-02287"),
+         setup=["CREATE SEQUENCE departments_seq START WITH 280 INCREMENT BY 10 MAXVALUE 9990 NOCACHE NOCYCLE"]),
+    Item(HR_SCHEMA, "SELECT departments_seq.NEXTVAL, departments_seq.NEXTVAL + 0 FROM dual", Rows([(280, 280)])),
+    Item(HR_SCHEMA, "INSERT INTO departments (department_id, department_name) "
+                    "VALUES (departments_seq.NEXTVAL, 'Gaming')", Rows([])),
+    Item(HR_SCHEMA, "SELECT departments_seq.CURRVAL FROM dual", Rows([(290,)])),
     Item(SQL_REF, "SELECT d.department_name, e.hire_year FROM departments d PARTITION BY (d.department_id) "
                   "RIGHT OUTER JOIN (SELECT DISTINCT EXTRACT(YEAR FROM hire_date) hire_year FROM employees) e "
                   "ON 1 = 1", Refused("ORA-03001", "partitioned outer joins")),
@@ -1902,7 +1909,7 @@ def _ddl_outcome(sql: str) -> Rows | Refused | None:
     if head.startswith("ALTER TRIGGER"):
         return Refused("ORA-03001", "ALTER TRIGGER")
     if head.startswith("CREATE SEQUENCE"):
-        return Refused("ORA-03001", "SEQUENCE")
+        return Rows([])
     if head.startswith("CREATE OR REPLACE VIEW"):   # created, or refused by the first construct lite lacks
         return Refused("ORA-03001", "") if re.search(r"GROUPING SETS|JSON_TABLE", sql, re.I) else Rows([])
     if head.startswith(("CREATE OR REPLACE PROCEDURE", "CREATE OR REPLACE TRIGGER")):

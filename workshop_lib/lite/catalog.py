@@ -44,6 +44,12 @@ CATALOG_DDL = [
         TABLE_NAME TEXT NOT NULL, COLUMN_NAMES TEXT NOT NULL, INDEX_TYPE TEXT NOT NULL,
         UNIQUENESS TEXT NOT NULL, ITYP_OWNER TEXT, ITYP_NAME TEXT, PARAMETERS TEXT,
         PRIMARY KEY (OWNER, INDEX_NAME))""",
+    # Sequences: numbers as text (NOMAXVALUE is 10^28 - 1, beyond SQLite's integers); NEXT_VALUE is the next
+    # number NEXTVAL hands out (sequences.py), what USER_SEQUENCES shows as LAST_NUMBER without a cache.
+    """CREATE TABLE IF NOT EXISTS LITECAT.SEQUENCES (
+        SEQUENCE_OWNER TEXT NOT NULL, SEQUENCE_NAME TEXT NOT NULL, MIN_VALUE TEXT NOT NULL, MAX_VALUE TEXT NOT NULL,
+        INCREMENT_BY TEXT NOT NULL, CYCLE_FLAG TEXT NOT NULL, CACHE_SIZE INTEGER NOT NULL, NEXT_VALUE TEXT NOT NULL,
+        PRIMARY KEY (SEQUENCE_OWNER, SEQUENCE_NAME))""",
     # A view's query as written after AS (USER_VIEWS.TEXT); its columns are in COLUMNS (views.py)
     """CREATE TABLE IF NOT EXISTS LITECAT.VIEWS (
         OWNER TEXT NOT NULL, VIEW_NAME TEXT NOT NULL, TEXT TEXT NOT NULL,
@@ -83,6 +89,8 @@ _CONSTRAINT_COLUMNS = ("CONSTRAINT_NAME, CONSTRAINT_TYPE, TABLE_NAME, SEARCH_CON
 
 
 # Oracle dictionary views lite provides, with Oracle's column names.
+_SEQUENCE_COLUMNS = ("SEQUENCE_NAME, MIN_VALUE, MAX_VALUE, INCREMENT_BY, CYCLE_FLAG, 'N' AS ORDER_FLAG, "
+                     "CACHE_SIZE, NEXT_VALUE AS LAST_NUMBER")
 # Tables and views, as ALL_TAB_COMMENTS lists them (TABLE_TYPE).
 _OBJECTS = ("SELECT OWNER, TABLE_NAME, 'TABLE' AS TABLE_TYPE FROM LITECAT.TABLES "
             "UNION ALL SELECT OWNER, VIEW_NAME, 'VIEW' FROM LITECAT.VIEWS")
@@ -113,6 +121,8 @@ def dictionary_views(user: str) -> dict[str, str]:
         "USER_TAB_COMMENTS": f"SELECT t.TABLE_NAME, t.TABLE_TYPE, c.COMMENTS FROM ({_OBJECTS}) t "
                              "LEFT JOIN LITECAT.TAB_COMMENTS c ON c.OWNER = t.OWNER AND c.TABLE_NAME = t.TABLE_NAME "
                              f"WHERE t.OWNER = '{u}'",
+        "ALL_SEQUENCES": f"SELECT SEQUENCE_OWNER, {_SEQUENCE_COLUMNS} FROM LITECAT.SEQUENCES",
+        "USER_SEQUENCES": f"SELECT {_SEQUENCE_COLUMNS} FROM LITECAT.SEQUENCES WHERE SEQUENCE_OWNER = '{u}'",
         "ALL_VIEWS": "SELECT OWNER, VIEW_NAME, LENGTH(TEXT) AS TEXT_LENGTH, TEXT FROM LITECAT.VIEWS",
         "USER_VIEWS": f"SELECT VIEW_NAME, LENGTH(TEXT) AS TEXT_LENGTH, TEXT FROM LITECAT.VIEWS WHERE OWNER = '{u}'",
         "ALL_COL_COMMENTS": "SELECT k.OWNER, k.TABLE_NAME, k.COLUMN_NAME, c.COMMENTS "
@@ -193,7 +203,8 @@ def view_triggers(user: str) -> dict[str, str]:
 
 
 #: Oracle's types of each dictionary view's columns (for value conversion).
-DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "TEXT_LENGTH": "NUMBER", "NUM_ROWS": "NUMBER", "DATA_LENGTH": "NUMBER",
+DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "TEXT_LENGTH": "NUMBER", "MIN_VALUE": "NUMBER", "MAX_VALUE": "NUMBER",
+                    "INCREMENT_BY": "NUMBER", "CACHE_SIZE": "NUMBER", "LAST_NUMBER": "NUMBER", "NUM_ROWS": "NUMBER", "DATA_LENGTH": "NUMBER",
                     "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
                     "MODEL_SIZE": "NUMBER", "SRID": "NUMBER", "LAST_ANALYZED": "DATE", "POSITION": "NUMBER"}
 
@@ -361,9 +372,16 @@ def forget_view(con: sqlite3.Connection, owner: str, view: str, *, keep_comments
     con.execute("DELETE FROM LITECAT.VIEWS WHERE OWNER = ? AND VIEW_NAME = ?", (owner, view))
 
 
+def sequence_exists(con: sqlite3.Connection, owner: str, name: str) -> bool:
+    """Whether ``owner`` has a sequence called ``name``."""
+    return con.execute("SELECT 1 FROM LITECAT.SEQUENCES WHERE SEQUENCE_OWNER = ? AND SEQUENCE_NAME = ?",
+                       (owner, name)).fetchone() is not None
+
+
 def name_used(con: sqlite3.Connection, owner: str, name: str) -> bool:
-    """Whether ``owner`` has a table or a view called ``name`` (one namespace, as in Oracle: ORA-00955)."""
-    return table_exists(con, owner, name) or view_text(con, owner, name) is not None
+    """Whether ``owner`` has a table, view or sequence called ``name`` (one namespace, as in Oracle: ORA-00955)."""
+    return table_exists(con, owner, name) or view_text(con, owner, name) is not None \
+        or sequence_exists(con, owner, name)
 
 
 def table_exists(con: sqlite3.Connection, owner: str, table: str) -> bool:

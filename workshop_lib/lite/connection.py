@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import catalog, functions, guard, vector_topk
+from . import catalog, functions, guard, sequences, vector_topk
 from .caches import ColumnValues, DerivedCaches, VectorColumn
 from .cursor import LiteCursor
 from .ddl import is_ddl
@@ -98,11 +98,14 @@ class LiteConnection:
         self._ctx_members: dict[int, str] = {}   # JSON rowids CONTAINS(...) > 0 admits (all hits, or the pruned top)
         self._atomic_depth = 0
         self._closed = False
+        self._sequence_values: dict[tuple[str, str], int] = {}   # this session's CURRVALs
         functions.register(self._con, self._record_udf_error, {
             "ora_vector_embedding": (self._vector_embedding, 2, True),
             "ora_ctx_rowids": (lambda slot: self._ctx_members[slot], 1, False),
             "ora_vd_candidates": (lambda slot: self._vd_candidates[slot], 1, False),
             "ora_row_changed": (self.caches.changes.touched, 2, False),   # the change log's TEMP triggers
+            "ora_nextval": (self._nextval, 2, False),
+            "ora_currval": (lambda owner, name: sequences.current_value(self._sequence_values, owner, name), 2, False),
         })
         # The per-row slot lookups run once or more per candidate row (tens of thousands per query at
         # 10^5 rows) and cannot fail once their slot is filled: registered without the error wrapper.
@@ -110,7 +113,8 @@ class LiteConnection:
         self._con.create_function("ora_vd_lookup", 2, lambda slot, rid: vd[slot].get(rid))
         self._con.create_function("ora_ctx_score", 2, lambda slot, rid: ctx[slot].get(rid, 0))
         self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot,
-                                lambda owner, name: catalog.view_text(self._con, owner, name))
+                                lambda owner, name: catalog.view_text(self._con, owner, name),
+                                lambda owner, name: catalog.sequence_exists(self._con, owner, name))
 
     # ------------------------------------------------------------------ python-oracledb surface
     def cursor(self) -> LiteCursor:
@@ -240,6 +244,11 @@ class LiteConnection:
     def _next_slot(self) -> int:
         self._slot += 1
         return self._slot
+
+    def _nextval(self, owner: str, name: str) -> int:
+        value = sequences.next_value(self._con, owner, name)
+        self._sequence_values[(owner, name)] = value
+        return value
 
     def _columns_of(self, owner: str, table: str) -> dict[str, catalog.ColumnType]:
         return catalog.column_types(self._con, owner, table)

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from sqlglot import exp
 
-from . import catalog, ctas, views
+from . import catalog, ctas, sequences, views
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
     ERR_CONSTRAINT_NAME_USED, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
@@ -31,7 +31,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
     ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_TEXT_PARAMETER,
     ERR_TEXT_PARAMETERS_SYNTAX, ERR_UNSUPPORTED_VECTOR_INDEX,
-    ERR_VECTOR_INDEX_COLUMN, error, from_sqlite,
+    ERR_VECTOR_INDEX_COLUMN, ERR_SEQUENCE_DOES_NOT_EXIST, error, from_sqlite,
 )
 from .translate import Context, Translator, name_of, table_ref
 
@@ -141,6 +141,10 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         return _create_index(conn, tree)
     if isinstance(tree, exp.Drop) and kind == "INDEX":
         return _drop_index(conn, tree)
+    if isinstance(tree, exp.Create) and kind == "SEQUENCE":
+        return _create_sequence(conn, tree)
+    if isinstance(tree, exp.Drop) and kind == "SEQUENCE":
+        return _drop_sequence(conn, tree)
     if isinstance(tree, exp.Create) and kind == "VIEW":
         return _create_view(conn, tree, sql, ctx)
     if isinstance(tree, exp.Drop) and kind == "VIEW":
@@ -178,6 +182,30 @@ def _create_table_as_select(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Co
     result = _create_table(conn, parse(ctas.table_definition(owner, table, columns)), ctx)
     result.fill = f'INSERT INTO "{owner}"."{table}" {ctas.query_after_as(sql)}'
     return result
+
+
+def _create_sequence(conn: DdlTarget, tree: exp.Create) -> DdlResult:
+    """``CREATE SEQUENCE s [START WITH n] [INCREMENT BY n] [[NO]MINVALUE] [[NO]MAXVALUE] [[NO]CYCLE] [CACHE n]``."""
+    owner, name = table_ref(tree.this, conn.username)
+    if catalog.name_used(conn.sqlite, owner, name):
+        raise error(ERR_NAME_ALREADY_USED)
+    start, increment, low, high, cycle, cache = sequences.definition(tree)
+    conn.sqlite.execute(
+        "INSERT INTO LITECAT.SEQUENCES (SEQUENCE_OWNER, SEQUENCE_NAME, MIN_VALUE, MAX_VALUE, INCREMENT_BY, CYCLE_FLAG, "
+        "CACHE_SIZE, NEXT_VALUE) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (owner, name, str(low), str(high), str(increment), "Y" if cycle else "N", cache, str(start)))
+    return DdlResult("CREATE SEQUENCE", owner, None)
+
+
+def _drop_sequence(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
+    """``DROP SEQUENCE s`` (ORA-02289 when there is none)."""
+    owner, name = table_ref(tree.this if not tree.args.get("tables") else tree.args["tables"][0], conn.username)
+    if not catalog.sequence_exists(conn.sqlite, owner, name):
+        if tree.args.get("exists"):
+            return DdlResult("DROP SEQUENCE", owner, None)
+        raise error(ERR_SEQUENCE_DOES_NOT_EXIST)
+    conn.sqlite.execute("DELETE FROM LITECAT.SEQUENCES WHERE SEQUENCE_OWNER = ? AND SEQUENCE_NAME = ?", (owner, name))
+    return DdlResult("DROP SEQUENCE", owner, None)
 
 
 def _check_query(conn: DdlTarget, ctx: Context, text: str) -> None:

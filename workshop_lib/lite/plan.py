@@ -70,9 +70,11 @@ class Context:
 
     def __init__(self, user: str, columns_of: Callable[[str, str], dict[str, ColumnType]],
                  text_index_on: Callable[[str, str, str], bool], next_slot: Callable[[], int],
-                 view_query: Callable[[str, str], str | None] = lambda owner, name: None):
+                 view_query: Callable[[str, str], str | None] = lambda owner, name: None,
+                 sequence_exists: Callable[[str, str], bool] = lambda owner, name: False):
         self.user = user
         self.columns_of = columns_of
         self.text_index_on = text_index_on
         self.next_slot = next_slot
         self.view_query = view_query   # (owner, name) -> a view's Oracle query text, None for anything else
+        self.sequence_exists = sequence_exists

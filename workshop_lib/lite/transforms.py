@@ -26,7 +26,7 @@ from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
-    ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_SEQUENCE, ERR_UNSUPPORTED_WITHIN_GROUP,
+    ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
@@ -730,7 +730,7 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
     statement: CONNECT BY, a recursive WITH's SEARCH clause, GROUPING SETS/ROLLUP/CUBE, aggregate
     KEEP (DENSE_RANK ...), hypothetical and inverse-distribution aggregates (``RANK(x) WITHIN GROUP``,
-    ``PERCENTILE_CONT``), JSON_TABLE, PREDICTION and sequences (``seq.NEXTVAL``)."""
+    ``PERCENTILE_CONT``), JSON_TABLE and PREDICTION."""
     if isinstance(node, (exp.GroupingSets, exp.Rollup, exp.Cube)):
         construct = {exp.GroupingSets: "GROUPING SETS", exp.Rollup: "ROLLUP", exp.Cube: "CUBE"}[type(node)]
         raise error(ERR_UNSUPPORTED_GROUPING, construct=construct)
@@ -754,9 +754,6 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         raise error(ERR_UNSUPPORTED, construct="a RANGE window frame with an INTERVAL offset")
     if isinstance(node, Prediction):
         raise error(ERR_UNSUPPORTED_PREDICTION)
-    if isinstance(node, exp.Column) and node.args.get("table") is not None and isinstance(node.this, exp.Identifier) \
-            and name_of(node.this) in ("NEXTVAL", "CURRVAL"):
-        raise error(ERR_UNSUPPORTED_SEQUENCE, sequence=name_of(node.args["table"]), pseudo=name_of(node.this))
     return node
 
 
@@ -1032,12 +1029,13 @@ def prepare(tree: exp.Expression) -> exp.Expression:
         for refuse in REFUSALS:
             refuse(node)
     # ROWNUM and (+) first: the parse passes read a block's LIMIT (a scalar subquery's single-row check does)
-    # and its joins.
-    for block in list(tree.find_all(exp.Select)):
-        outer_join.outer_joins(block)
-        rownum.number_rows(block)
-    outer_join.refuse_leftovers(tree)
-    rownum.refuse_leftovers(tree)
+    # and its joins. One look at the columns spares the statements that have neither.
+    if any(c.args.get("join_mark") or rownum.is_rownum(c) for c in tree.find_all(exp.Column)):
+        for block in list(tree.find_all(exp.Select)):
+            outer_join.outer_joins(block)
+            rownum.number_rows(block)
+        outer_join.refuse_leftovers(tree)
+        rownum.refuse_leftovers(tree)
     return tree.transform(preprocess(PARSE_PASSES), copy=False)
 
 

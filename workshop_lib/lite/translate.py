@@ -25,7 +25,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import semantics, vector_topk, views
+from . import semantics, sequences, vector_topk, views
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
@@ -145,6 +145,7 @@ class Translator:
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and tree.args.get("returning"):
             raise error(ERR_UNSUPPORTED_RETURNING)
         tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
+        tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
         for select in list(tree.find_all(exp.Select)):
             semantics.check_select(select, self._scope_for)  # what Oracle refuses and SQLite would run
         self._scopes = {}

@@ -182,6 +182,9 @@ def convert_out(value: Any, oracle_type: str | None) -> Any:
         if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
             return int(value)
         if isinstance(value, str):
+            digits = value.strip().lstrip("+-")
+            if digits.isascii() and digits.isdigit() and len(value.strip()) - len(digits) <= 1:
+                return int(value)   # exactly, past a float's 2^53 (a sequence's MAXVALUE is 10^28 - 1)
             try:
                 number = float(value)
             except ValueError:
