@@ -12,6 +12,7 @@ from __future__ import annotations
 import oracledb
 import pytest
 
+from lite_sql import run
 from workshop_lib.backends.lite import connect_lite
 
 
@@ -27,12 +28,6 @@ def conn(tmp_path):
     connection.commit()
     yield connection
     connection.close()
-
-
-def run(conn, sql: str, binds=None) -> list[tuple]:
-    cur = conn.cursor()
-    cur.execute(sql, binds or {})
-    return cur.fetchall() if cur.description else []
 
 
 def described(conn, table: str) -> list[tuple]:

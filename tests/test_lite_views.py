@@ -11,6 +11,7 @@ from __future__ import annotations
 import oracledb
 import pytest
 
+from lite_sql import run
 from workshop_lib.backends.lite import connect_lite
 
 
@@ -27,12 +28,6 @@ def conn(tmp_path):
     connection.commit()
     yield connection
     connection.close()
-
-
-def run(conn, sql: str, binds=None) -> list[tuple]:
-    cur = conn.cursor()
-    cur.execute(sql, binds or {})
-    return cur.fetchall() if cur.description else []
 
 
 QUERY = "SELECT e.empno, e.ename, d.dname, e.sal * 12 AS annual FROM emp e JOIN dept d ON d.deptno = e.deptno"
