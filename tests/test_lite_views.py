@@ -112,3 +112,15 @@ def test_writes_through_a_view_and_cycles_are_refused(conn) -> None:
     assert run(conn, "SELECT COUNT(*) FROM v2") == [(12,)]    # the failed replace kept v1 as it was
     run(conn, "CREATE VIEW ro AS SELECT empno FROM emp WITH READ ONLY")
     assert run(conn, "SELECT COUNT(*) FROM ro") == [(12,)]
+
+
+def test_another_connections_replace_reaches_this_ones_cached_statement(conn, tmp_path) -> None:
+    """A plan holds the view's query: a view replaced (or any DDL) by another connection drops this one's plans."""
+    run(conn, "CREATE VIEW v AS SELECT empno AS n FROM emp WHERE empno = 1")
+    other = connect_lite(tmp_path, "HR")
+    try:
+        assert run(other, "SELECT n FROM v") == [(1,)]
+        run(conn, "CREATE OR REPLACE VIEW v AS SELECT empno AS n FROM emp WHERE empno = 2")
+        assert run(other, "SELECT n FROM v") == [(2,)]
+    finally:
+        other.close()

@@ -97,6 +97,7 @@ class LiteConnection:
         self._ctx: dict[int, _HitScores] = {}   # SCORE lookups per text slot
         self._ctx_members: dict[int, str] = {}   # JSON rowids CONTAINS(...) > 0 admits (all hits, or the pruned top)
         self._atomic_depth = 0
+        self._catalog_version: int | None = None   # LITECAT's data_version when the plans were last checked
         self._closed = False
         self._sequence_values: dict[tuple[str, str], int] = {}   # this session's CURRVALs
         functions.register(self._con, self._record_udf_error, {
@@ -282,6 +283,11 @@ class LiteConnection:
         return self.caches.embeddings
 
     def _plan(self, sql: str) -> Plan | str:
+        catalog_version = self._con.execute(f"PRAGMA {catalog.CATALOG_SCHEMA}.data_version").fetchone()[0]
+        if catalog_version != self._catalog_version:
+            # another connection changed the catalog (DDL, a view replaced): a plan may hold the old definitions
+            self._catalog_version = catalog_version
+            self.caches.invalidate(None, None, definition=True)
         cached = self.caches.plan(sql)
         if cached is not None:
             return cached
