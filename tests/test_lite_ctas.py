@@ -104,3 +104,13 @@ def test_insert_select_star_meets_each_columns_conversion(conn) -> None:
         run(conn, "INSERT INTO target SELECT * FROM src a, src b WHERE a.id = b.id")
     with pytest.raises(oracledb.DatabaseError, match="ORA-00947"):
         run(conn, "INSERT INTO target (id, name) SELECT id FROM src")
+
+
+def test_a_sequence_numbers_the_new_tables_rows(conn) -> None:
+    run(conn, "CREATE SEQUENCE numbers START WITH 100")
+    run(conn, "CREATE TABLE numbered AS SELECT numbers.NEXTVAL AS id, name FROM src WHERE id <= 3")
+    assert sorted(run(conn, "SELECT id FROM numbered")) == [(100,), (101,), (102,)]
+    assert run(conn, "SELECT data_type FROM user_tab_columns WHERE table_name = 'NUMBERED' AND column_name = 'ID'") \
+        == [("NUMBER",)]
+    with pytest.raises(oracledb.DatabaseError, match="ORA-00998"):
+        run(conn, "CREATE TABLE bad AS SELECT numbers.NEXTVAL, name FROM src")

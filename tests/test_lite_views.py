@@ -87,9 +87,11 @@ def test_replace_and_drop(conn) -> None:
     ("CREATE VIEW bad AS SELECT empno, sal * 2 FROM emp", 998),
     ("CREATE VIEW bad AS SELECT empno FROM emp WHERE sal > :s", 1027),
     ("CREATE VIEW emp AS SELECT empno FROM emp", 955),
+    ("CREATE VIEW bad AS SELECT numbers.NEXTVAL AS n FROM dual", 2287),   # no sequence numbers in a view
     ("CREATE TABLE staff_v (a NUMBER)", None),   # creates a table: the name is then taken for a view
 ])
 def test_oracles_errors_at_create_and_nothing_created(conn, sql: str, code: int | None) -> None:
+    run(conn, "CREATE SEQUENCE numbers")
     if code is None:
         run(conn, sql)
         with pytest.raises(oracledb.DatabaseError, match="ORA-00955"):

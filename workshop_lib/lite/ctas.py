@@ -95,7 +95,14 @@ def table_columns(con: sqlite3.Connection, ctx: Context, create: exp.Create
             if kept is not None:
                 found.append((name, *kept))
                 continue
-        elif not isinstance(item, exp.Alias) and not isinstance(create.this, exp.Schema):
+        if isinstance(value, exp.Column) and value.args.get("table") is not None \
+                and name_of(value.this) in ("NEXTVAL", "CURRVAL"):
+            if not isinstance(item, exp.Alias) and not isinstance(create.this, exp.Schema):
+                raise error(ERR_CTAS_NEEDS_ALIAS, expression=value.sql(dialect=Oracle))
+            found.append((name, catalog.parse_type("NUMBER"), True))   # a sequence's number
+            continue
+        if not isinstance(value, exp.Column) and not isinstance(item, exp.Alias) \
+                and not isinstance(create.this, exp.Schema):
             raise error(ERR_CTAS_NEEDS_ALIAS, expression=" ".join(value.sql(dialect=Oracle).split())[:60])
         found.append((name, _of_class(infer_type(value, scope), name), True))
     schema = create.this

@@ -31,7 +31,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE, ERR_UNSUPPORTED_STATEMENT, ERR_UNSUPPORTED_TABLE_CONSTRAINT,
     ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_TEXT_PARAMETER,
     ERR_TEXT_PARAMETERS_SYNTAX, ERR_UNSUPPORTED_VECTOR_INDEX,
-    ERR_VECTOR_INDEX_COLUMN, ERR_SEQUENCE_DOES_NOT_EXIST, error, from_sqlite,
+    ERR_VECTOR_INDEX_COLUMN, ERR_SEQUENCE_DOES_NOT_EXIST, ERR_SEQUENCE_NOT_ALLOWED, error, from_sqlite,
 )
 from .translate import Context, Translator, name_of, table_ref
 
@@ -239,6 +239,9 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
                                                   and not tree.args.get("replace")):
         raise error(ERR_NAME_ALREADY_USED)
     text = ctas.query_after_as(sql)
+    if any(c.args.get("table") is not None and name_of(c.this) in sequences.PSEUDOS
+           for c in tree.expression.find_all(exp.Column)):
+        raise error(ERR_SEQUENCE_NOT_ALLOWED)   # Oracle: no sequence numbers in a view's query
     _check_query(conn, ctx, text)   # Oracle checks the query when it creates the view
     columns = ctas.table_columns(con, ctx, tree)
     catalog.forget_view(con, owner, view, keep_comments=True)   # OR REPLACE keeps the view's comments
