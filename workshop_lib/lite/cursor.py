@@ -22,11 +22,12 @@ from .ddl import DdlTarget, execute_ddl, new_schema_of
 from .error_catalogue import (
     ERR_BIND_COUNT, ERR_BIND_MISSING, ERR_BIND_TYPE, ERR_BINDS_TWO_WAYS, ERR_CURSOR_CLOSED,
     ERR_EXECUTEMANY_NEEDS_DML, ERR_FETCH_OUT_OF_SEQUENCE, ERR_UNKNOWN_BIND, ERR_UNSUPPORTED_CALLPROC,
-    ERR_UNSUPPORTED, ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_REPEATED_BIND, error,
+    ERR_RETURNING_BIND_NOT_VAR, ERR_UNSUPPORTED, ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_REPEATED_BIND, error,
 )
 from .plan import Context, Plan
 from .translate import bind_occurrences
 from .values import adapt_bind, convert_out
+from .variables import LiteVar
 
 _DB_TYPES = {
     "NUMBER": oracledb.DB_TYPE_NUMBER, "BINARY_DOUBLE": oracledb.DB_TYPE_BINARY_DOUBLE,
@@ -89,6 +90,7 @@ class LiteCursor:
         self._rows: sqlite3.Cursor | None = None
         self._types: list[str | None] = []
         self._closed = False
+        self._outs: dict[str, LiteVar] = {}   # RETURNING ... INTO variables of the statement running
 
     # -- context manager / iteration
     def __enter__(self) -> "LiteCursor":
@@ -117,8 +119,9 @@ class LiteCursor:
     def setinputsizes(self, *args: Any, **kwargs: Any) -> None:
         """Accepted for compatibility; lite infers bind types from the values."""
 
-    def var(self, *args: Any, **kwargs: Any) -> None:
-        raise error(ERR_UNSUPPORTED_OUT_BINDS)
+    def var(self, typ: Any, *args: Any, **kwargs: Any) -> LiteVar:
+        """A variable for ``RETURNING ... INTO :bind`` (python-oracledb's ``cursor.var``; lite/variables.py)."""
+        return LiteVar(typ, *args, **kwargs)
 
     def callproc(self, name: str, *args: Any, **kwargs: Any) -> None:
         raise error(ERR_UNSUPPORTED_CALLPROC, name=name)
@@ -136,7 +139,8 @@ class LiteCursor:
                 given[f"P__{name}" if name.isdigit() else name] = value
         elif isinstance(values, (list, tuple)):
             # by position in the text, one value per occurrence: ":2 ... :2" takes two values (python-oracledb)
-            occurrences = [b for b in bind_occurrences(statement) if b in plan.binds] if statement else plan.binds
+            named = set(plan.binds) | set(plan.returning.outs if plan.returning else ())
+            occurrences = [b for b in bind_occurrences(statement) if b in named] if statement else plan.binds
             if len(values) != len(occurrences):
                 raise error(ERR_BIND_COUNT, expected=len(occurrences),
                             binds=", ".join(_shown(b) for b in occurrences), given=len(values))
@@ -147,6 +151,15 @@ class LiteCursor:
                 given[name] = value
         else:
             raise TypeError("parameters must be a dict, a list or a tuple")
+        self._outs = {}
+        for name in plan.returning.outs if plan.returning else ():
+            var = given.pop(name, None)
+            if not isinstance(var, LiteVar):
+                raise error(ERR_RETURNING_BIND_NOT_VAR, bind=_shown(name).lstrip(":"))
+            self._outs[name] = var
+        for name, value in given.items():
+            if isinstance(value, LiteVar):
+                raise error(ERR_UNSUPPORTED_OUT_BINDS, use=f"the IN bind {_shown(name)}")
         missing = [b for b in plan.binds if b not in given]
         if missing:
             raise error(ERR_BIND_MISSING, binds=", ".join(_shown(m) for m in missing))
@@ -170,6 +183,8 @@ class LiteCursor:
                 return None
             assert isinstance(plan, Plan)
             binds = self._bind_dict(plan, parameters, kwargs, statement)
+            for var in self._outs.values():
+                var._start()
             try:
                 if plan.prefetch:
                     conn._prefetch(plan, [binds])
@@ -201,6 +216,8 @@ class LiteCursor:
             if plan == "DDL" or not isinstance(plan, Plan) or plan.kind == "SELECT":
                 raise error(ERR_EXECUTEMANY_NEEDS_DML)
             rows = [self._bind_dict(plan, p, {}, statement) for p in parameters]
+            for var in self._outs.values():
+                var._start()
             if not rows:
                 self.rowcount = 0
                 return
@@ -233,7 +250,7 @@ class LiteCursor:
         con.execute("SAVEPOINT lite_stmt")
         total = 0
         try:
-            if len(rows) == 1 or len(plan.sql) > 1:
+            if len(rows) == 1 or len(plan.sql) > 1 or plan.returning is not None:
                 for index, row in enumerate(rows):
                     total += self._dml_row(plan, row, index, len(rows) > 1)
             else:
@@ -263,14 +280,32 @@ class LiteCursor:
         if conn.autocommit:
             conn.commit()
 
+    def _returning(self, plan: Plan, row: dict[str, Any]) -> int:
+        """Run a DML ... RETURNING ... INTO plan for one row of binds; hand the values to the INTO variables."""
+        con = self.connection.sqlite
+        returning = plan.returning
+        assert returning is not None
+        if returning.before:   # DELETE: the rows' values before they go
+            values = con.execute(returning.sql, {k: row[k] for k in returning.binds}).fetchall()
+            count = con.execute(plan.sql[0], row).rowcount
+        else:                  # INSERT, UPDATE: each written row read back after its triggers ran
+            rowids = [r[0] for r in con.execute(plan.sql[0], row).fetchall()]
+            values = [con.execute(returning.sql, {"LITE_ROWID": rowid}).fetchone() for rowid in rowids]
+            count = len(rowids)
+        for i, name in enumerate(returning.outs):
+            self._outs[name]._receive([convert_out(v[i], returning.types[i]) for v in values])
+        return count
+
     def _dml_row(self, plan: Plan, row: dict[str, Any], index: int, many: bool) -> int:
         """Run one row's statements; with ``many``, a failure undoes only this row and raises _RowFailed."""
         con = self.connection.sqlite
         if not many:
-            return sum(con.execute(sql, row).rowcount for sql in plan.sql)
+            return self._returning(plan, row) if plan.returning else sum(
+                con.execute(sql, row).rowcount for sql in plan.sql)
         con.execute("SAVEPOINT lite_row")
         try:
-            count = sum(con.execute(sql, row).rowcount for sql in plan.sql)
+            count = self._returning(plan, row) if plan.returning else sum(
+                con.execute(sql, row).rowcount for sql in plan.sql)
         except sqlite3.Error as exc:
             con.execute("ROLLBACK TO lite_row")
             con.execute("RELEASE lite_row")

@@ -128,6 +128,14 @@ class WorkshopOracleParser(OracleParser):
     """Oracle parser plus VECTOR_EMBEDDING, VECTOR(dim, format), FETCH APPROX, ``:1`` binds and the
     Oracle Text / spatial / vector index clauses and options of CREATE [VECTOR|BITMAP|SEARCH] INDEX."""
 
+    def _parse_returning(self) -> exp.Returning | None:
+        """``RETURNING expr, ... INTO :a, :b``: Oracle's INTO takes a list of bind variables (sqlglot's, one name)."""
+        if not self._match(TokenType.RETURNING):
+            return None
+        expressions = self._parse_csv(self._parse_expression)
+        into = exp.Tuple(expressions=self._parse_csv(self._parse_expression)) if self._match(TokenType.INTO) else None
+        return self.expression(exp.Returning(expressions=expressions, into=into))
+
     PROPERTY_PARSERS = {
         **OracleParser.PROPERTY_PARSERS,
         "ORGANIZATION": _parse_organization,

@@ -276,11 +276,17 @@ ERR_NOT_NULL_COLUMN_NEEDS_EMPTY_TABLE = ErrorSpec(
     "give the column a DEFAULT (ADD (c NUMBER DEFAULT 0 NOT NULL)), which the existing rows take")
 ERR_UNSUPPORTED_PLSQL = _unsupported("PL/SQL blocks",
                                      "lite runs SQL statements; PL/SQL (DBMS_* packages) runs only on Oracle")
-ERR_UNSUPPORTED_OUT_BINDS = _unsupported("cursor.var() (OUT binds)")
+ERR_UNSUPPORTED_OUT_BINDS = _unsupported(
+    "cursor.var() bound as {use}", "lite binds variables only to RETURNING ... INTO; pass plain values otherwise")
+ERR_RETURNING_NEEDS_INTO = ErrorSpec(925, "missing INTO keyword",
+                                     "write RETURNING expr, ... INTO :bind, ... (one bind variable per expression)")
+ERR_RETURNING_BIND_NOT_VAR = ErrorSpec(
+    1008, "not all variables bound (:{bind} of RETURNING ... INTO receives the values: bind a variable to it)",
+    "bind cursor.var(int) (or str, float, ...) to :{bind} and read it with .getvalue() after execute()")
 ERR_UNSUPPORTED_CALLPROC = _unsupported("callproc({name})", "stored procedures run only on Oracle")
 ERR_EXECUTEMANY_NEEDS_DML = ErrorSpec(3001, "executemany() takes an INSERT, UPDATE, DELETE or MERGE")
-ERR_UNSUPPORTED_RETURNING = _unsupported("RETURNING ... INTO (OUT bind variables)",
-                                         "select the row after the INSERT/UPDATE (e.g. by its key)")
+ERR_UNSUPPORTED_RETURNING = _unsupported("RETURNING ... INTO with INSERT ... SELECT",
+                                         "select the rows after the INSERT (e.g. by their key)")
 ERR_UNSUPPORTED_MERGE_CLAUSE = _unsupported(
     "this MERGE clause (lite supports WHEN MATCHED THEN UPDATE and WHEN NOT MATCHED THEN INSERT)")
 ERR_UNSUPPORTED_GRANT = _unsupported("GRANT/REVOKE", "lite has a single user; privileges apply only on Oracle")

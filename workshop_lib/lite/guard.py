@@ -152,8 +152,9 @@ def check(sql: str) -> list[Token]:
             if text in NON_ORACLE_WORDS and tok.token_type != TokenType.STRING and not _is_quoted(tok) \
                     and not bind_name and not identity_limit:
                 construct, oracle_form = NON_ORACLE_WORDS[text]
-                # TEXT / STRING / DATETIME are only wrong as data types; as column names they are fine.
-                if text in ("TEXT", "STRING", "DATETIME", "UUID", "JSONB", "BYTEA") and not _in_type_position(
+                # TEXT / STRING / DATETIME / SERIAL are only wrong as data types; as column names they are fine.
+                if text in ("TEXT", "STRING", "DATETIME", "UUID", "JSONB", "BYTEA", "SERIAL", "BIGSERIAL") \
+                        and not _in_type_position(
                         prev, clause.get(0, ""), owner.get(depth, "")):
                     pass
                 elif text == "DATETIME" and nxt is not None and nxt.token_type == TokenType.L_PAREN:

@@ -50,6 +50,23 @@ class EmbedPrefetch:
 
 
 @dataclass
+class Returning:
+    """``RETURNING exprs INTO :outs`` of a DML plan: the query that reads the returned values.
+
+    For INSERT and UPDATE the DML's SQLite text ends with ``RETURNING rowid``
+    and ``sql`` reads each written row by ``:LITE_ROWID`` afterwards (after
+    the triggers that fill identity and ON NULL columns); for DELETE ``sql``
+    reads the rows before they go, with the DELETE's own WHERE and binds.
+    """
+
+    outs: list[str]              # the INTO bind names, upper case, in order
+    sql: str                     # SQLite query of the returned values
+    binds: list[str]             # its binds (LITE_ROWID, or the DELETE's)
+    types: list[str | None]      # Oracle type class of each value
+    before: bool                 # DELETE: read before the statement runs
+
+
+@dataclass
 class Plan:
     """A translated statement, ready for the connection to run."""
 
@@ -62,6 +79,7 @@ class Plan:
     text_slots: list[TextSlot] = field(default_factory=list)
     prefetch: list[EmbedPrefetch] = field(default_factory=list)
     star: bool = False                          # names come from SQLite's description
+    returning: "Returning | None" = None        # DML ... RETURNING ... INTO :out
     described: dict = field(default_factory=dict)  # SQLite column names -> (description, types), per plan
 
 

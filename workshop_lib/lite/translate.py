@@ -34,10 +34,10 @@ from .error_catalogue import (
     ERR_SCORE_WITHOUT_CONTAINS, ERR_SPATIAL_INDEX_NEEDED, ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_COLUMN_NOT_INDEXED,
     ERR_TEXT_INVALID_LABEL, ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION, ERR_UNSUPPORTED_EXTRACT,
-    ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND,
+    ERR_RETURNING_NEEDS_INTO, ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND,
     ERR_UNSUPPORTED_TRANSACTION_STATEMENT, ERR_VALUE_TOO_LARGE, error,
 )
-from .plan import Context, EmbedPrefetch, Plan, TextSlot, VectorSlot
+from .plan import Context, EmbedPrefetch, Plan, Returning, TextSlot, VectorSlot
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
@@ -143,7 +143,7 @@ class Translator:
     # -- entry point
     def plan(self, tree: exp.Expression) -> Plan:
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and tree.args.get("returning"):
-            raise error(ERR_UNSUPPORTED_RETURNING)
+            return self._plan_returning(tree)
         tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
         tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
         for select in list(tree.find_all(exp.Select)):
@@ -160,6 +160,46 @@ class Translator:
         if isinstance(tree, exp.Merge):
             return self._plan_merge(tree)
         raise error(ERR_UNSUPPORTED_STATEMENT_KIND, kind=type(tree).__name__.upper())
+
+    def _plan_returning(self, tree: exp.Expression) -> Plan:
+        """``INSERT ... VALUES | UPDATE | DELETE ... RETURNING exprs INTO :outs`` (python-oracledb's DML returning).
+
+        The statement is planned without its RETURNING clause, and the values
+        are read by a query over the written table (:class:`~workshop_lib.lite.plan.Returning`).
+        """
+        returning = tree.args["returning"]
+        into = returning.args.get("into")
+        outs = into.expressions if isinstance(into, exp.Tuple) else []
+        if not outs or not all(isinstance(o, exp.Placeholder) for o in outs):
+            raise error(ERR_RETURNING_NEEDS_INTO)
+        if len(outs) != len(returning.expressions):
+            raise error(ERR_TOO_MANY_VALUES if len(returning.expressions) > len(outs) else ERR_NOT_ENOUGH_VALUES)
+        if isinstance(tree, exp.Insert) and not isinstance(tree.expression, exp.Values):
+            raise error(ERR_UNSUPPORTED_RETURNING)
+        dml = tree.copy()
+        dml.set("returning", None)
+        plan = Translator(self.ctx).plan(dml)
+        if len(plan.sql) != 1 or plan.vector_slots or plan.text_slots or plan.target is None:
+            raise error(ERR_UNSUPPORTED, construct="RETURNING ... INTO on this statement")
+        written = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+        owner, name = plan.target
+        alias = written.args.get("alias")
+        table = exp.Table(this=exp.to_identifier(name, quoted=True), db=exp.to_identifier(owner, quoted=True),
+                          alias=alias.copy() if alias is not None else None)
+        query = exp.select(*[e.copy() for e in returning.expressions]).from_(table)
+        before = isinstance(tree, exp.Delete)
+        if before:
+            if tree.args.get("where") is not None:
+                query.set("where", tree.args["where"].copy())
+        else:
+            qualifier = name_of(alias.this) if alias is not None else name
+            query = query.where(exp.EQ(this=exp.column("ROWID", table=exp.to_identifier(qualifier, quoted=True)),
+                                       expression=exp.Placeholder(this="LITE_ROWID")))
+            plan.sql[0] += " RETURNING rowid"
+        reader = Translator(self.ctx).plan(query)
+        plan.returning = Returning([o.name.upper() for o in outs], reader.sql[0], reader.binds,
+                                   [t for _, t in reader.columns], before)
+        return plan
 
     def _finish(self, kind: str, sql: list[str], tree: exp.Expression, **kw: object) -> Plan:
         for slot, block in self.prunes:  # rendered now that the whole tree is rewritten
