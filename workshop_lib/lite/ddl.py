@@ -230,8 +230,6 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
     columns are named and typed as CREATE TABLE ... AS SELECT would (ctas.py)
     and recorded with the query text (views.py reads both).
     """
-    from .translate import parse
-
     con = conn.sqlite
     target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
     owner, view = table_ref(target, conn.username)

@@ -20,7 +20,6 @@ import json
 import logging
 import re
 
-import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
