@@ -146,3 +146,20 @@ def test_a_write_blocked_by_another_connections_open_change_says_what_to_do(tmp_
     finally:
         first.close()
         second.close()
+
+
+def test_a_not_null_violation_names_owner_table_and_column_as_oracle_does(tmp_path) -> None:
+    """SQLite's message names TABLE.COLUMN; Oracle's ("OWNER"."TABLE"."COLUMN"), ORA-01407 for an UPDATE."""
+    from workshop_lib.backends.lite import connect_lite
+
+    conn = connect_lite(tmp_path, "HR")
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE nn (id NUMBER, name VARCHAR2(10) NOT NULL)")
+    with pytest.raises(oracledb.DatabaseError, match=r'^ORA-01400: cannot insert NULL into \("HR"."NN"."NAME"\)'):
+        cur.execute("INSERT INTO nn (id) VALUES (1)")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        cur.executemany("INSERT INTO nn VALUES (:1, :2)", [(1, "a"), (2, None)])
+    assert info.value.args[0].offset == 1 and '("HR"."NN"."NAME")' in str(info.value)
+    with pytest.raises(oracledb.DatabaseError, match=r'^ORA-01407: cannot update \("HR"."NN"."NAME"\) to NULL'):
+        cur.execute("UPDATE nn SET name = NULL")
+    conn.close()

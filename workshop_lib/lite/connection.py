@@ -35,7 +35,7 @@ from .caches import ColumnValues, DerivedCaches, VectorColumn
 from .cursor import LiteCursor
 from .ddl import is_ddl
 from .error_catalogue import (
-    ERR_CANNOT_UPDATE_TO_NULL, ERR_CHILD_RECORD_FOUND, ERR_MODEL_DOES_NOT_EXIST, ERR_NOT_CONNECTED,
+    ERR_CANNOT_INSERT_NULL, ERR_CANNOT_UPDATE_TO_NULL, ERR_CHILD_RECORD_FOUND, ERR_MODEL_DOES_NOT_EXIST, ERR_NOT_CONNECTED,
     ERR_TEXT_NULL_QUERY, ERR_TEXT_QUERY, ERR_UNSUPPORTED_PLSQL, ERR_USER_NOT_ATTACHED, ERR_VECTOR_DIMENSIONS,
     error, from_function_error, from_sqlite,
 )
@@ -627,17 +627,22 @@ class LiteConnection:
                     continue
             self._embed_texts(item.model, texts)
 
-    def _raise(self, exc: sqlite3.Error, offset: int = 0, kind: str | None = None) -> None:
+    def _raise(self, exc: sqlite3.Error, offset: int = 0, kind: str | None = None,
+               target: tuple[str, str] | None = None) -> None:
         udf = self._udf_error
         self._udf_error = None
         if udf is not None and "user-defined function raised exception" in str(exc):
             failure = from_function_error(udf)
         else:
             failure = from_sqlite(exc)
-        if kind == "UPDATE" and failure.args[0].code == 1400:
-            # Oracle: updating a NOT NULL column to NULL is ORA-01407, inserting NULL is ORA-01400.
+        if failure.args[0].code == 1400:
+            # SQLite names TABLE.COLUMN; Oracle names ("OWNER"."TABLE"."COLUMN") of the statement's table. And
+            # updating a NOT NULL column to NULL is ORA-01407 in Oracle, inserting NULL ORA-01400.
             column = failure.args[0].message.split("(", 1)[1].split(")", 1)[0]
-            failure = error(ERR_CANNOT_UPDATE_TO_NULL, column=column)
+            table, _, name = column.rpartition(".")
+            if target is not None and table == target[1]:
+                column = f'"{target[0]}"."{table}"."{name}"'
+            failure = error(ERR_CANNOT_UPDATE_TO_NULL if kind == "UPDATE" else ERR_CANNOT_INSERT_NULL, column=column)
         if kind == "DELETE" and failure.args[0].code == 2291:
             failure = error(ERR_CHILD_RECORD_FOUND)
         if offset:

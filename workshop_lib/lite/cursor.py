@@ -62,7 +62,8 @@ class CursorHost(DdlTarget, Protocol):
 
     def _fill_slots(self, plan: Plan, binds: dict[str, Any]) -> None: ...
 
-    def _raise(self, exc: sqlite3.Error, offset: int = 0, kind: str | None = None) -> None: ...
+    def _raise(self, exc: sqlite3.Error, offset: int = 0, kind: str | None = None,
+               target: tuple[str, str] | None = None) -> None: ...
 
 
 class _RowFailed(Exception):
@@ -196,7 +197,7 @@ class LiteCursor:
                     return self
                 self._dml(plan, [binds])
             except sqlite3.Error as exc:
-                conn._raise(exc, kind=plan.kind)
+                conn._raise(exc, kind=plan.kind, target=plan.target)
             return None
 
     def executemany(self, statement: str, parameters: Sequence[Any], **kwargs: Any) -> None:
@@ -238,9 +239,9 @@ class LiteCursor:
                 else:
                     self._dml(plan, rows)
             except _RowFailed as failed:
-                conn._raise(failed.cause, offset=failed.index, kind=plan.kind)
+                conn._raise(failed.cause, offset=failed.index, kind=plan.kind, target=plan.target)
             except sqlite3.Error as exc:
-                conn._raise(exc, kind=plan.kind)
+                conn._raise(exc, kind=plan.kind, target=plan.target)
 
     def _dml(self, plan: Plan, rows: list[dict[str, Any]]) -> None:
         conn = self.connection
