@@ -391,8 +391,6 @@ ERR_UNSUPPORTED_CONNECT_BY = _unsupported(
     "hierarchical queries (START WITH ... CONNECT BY)",
     "write a recursive WITH: WITH t (id, parent_id, lvl) AS (SELECT ..., 1 FROM ... WHERE ... "
     "UNION ALL SELECT c.id, c.parent_id, t.lvl + 1 FROM ... c JOIN t ON c.parent_id = t.id) SELECT ... FROM t")
-ERR_UNSUPPORTED_GROUPING = _unsupported("GROUP BY {construct}",
-                                        "write one GROUP BY per grouping and combine them with UNION ALL")
 ERR_UNSUPPORTED_KEEP = _unsupported(
     "aggregate KEEP (DENSE_RANK FIRST|LAST ORDER BY ...)",
     "number the rows with ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) in a subquery and keep number 1")

@@ -25,14 +25,14 @@ from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorE
 from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
-    ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_GROUPING, ERR_UNSUPPORTED_JSON_TABLE,
+    ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_JSON_TABLE,
     ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
-from . import outer_join, rownum
+from . import grouping_sets, outer_join, rownum
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, name_of
@@ -728,12 +728,11 @@ rewrite_node: Pass = preprocess(PASSES)
 @unsupported_args(exp.With, ("search", ERR_UNSUPPORTED_CTE_SEARCH, {}))
 def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
-    statement: CONNECT BY, a recursive WITH's SEARCH clause, GROUPING SETS/ROLLUP/CUBE, aggregate
+    statement: CONNECT BY, a recursive WITH's SEARCH clause, GROUPING() outside grouping sets, aggregate
     KEEP (DENSE_RANK ...), hypothetical and inverse-distribution aggregates (``RANK(x) WITHIN GROUP``,
     ``PERCENTILE_CONT``), JSON_TABLE and PREDICTION."""
-    if isinstance(node, (exp.GroupingSets, exp.Rollup, exp.Cube)):
-        construct = {exp.GroupingSets: "GROUPING SETS", exp.Rollup: "ROLLUP", exp.Cube: "CUBE"}[type(node)]
-        raise error(ERR_UNSUPPORTED_GROUPING, construct=construct)
+    if isinstance(node, (exp.Grouping, exp.GroupingId)):   # left after grouping_sets.expand: no grouping sets
+        raise error(ERR_UNSUPPORTED, construct="GROUPING() and GROUPING_ID() without ROLLUP, CUBE or GROUPING SETS")
     if isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "KEEP":
         raise error(ERR_UNSUPPORTED_KEEP)
     if isinstance(node, exp.WithinGroup):
@@ -1025,6 +1024,12 @@ PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert
 
 def prepare(tree: exp.Expression) -> exp.Expression:
     """Refuse what lite does not implement and normalise Oracle shorthands, right after parsing."""
+    for block in [b for b in tree.find_all(exp.Select) if grouping_sets.uses_grouping_sets(b)]:
+        expanded = grouping_sets.expand(block)
+        if block is tree:
+            tree = expanded
+        else:
+            block.replace(expanded)
     for node in tree.walk():
         for refuse in REFUSALS:
             refuse(node)
