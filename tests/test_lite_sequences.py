@@ -129,6 +129,9 @@ def test_drop_and_the_shared_namespace(conn) -> None:
     run(conn, "CREATE SEQUENCE s")
     with pytest.raises(oracledb.DatabaseError, match="ORA-00955"):
         run(conn, "CREATE TABLE s (a NUMBER)")
+    for view in ("CREATE VIEW s AS SELECT 1 AS one FROM dual", "CREATE OR REPLACE VIEW s AS SELECT 1 AS one FROM dual"):
+        with pytest.raises(oracledb.DatabaseError, match="ORA-00955"):
+            run(conn, view)
     run(conn, "DROP SEQUENCE s")
     assert run(conn, "SELECT COUNT(*) FROM user_sequences") == [(0,)]
     run(conn, "CREATE TABLE s (a NUMBER)")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import sqlite3
 
 from sqlglot import exp
-
 from sqlglot.tokens import TokenType
 
 from . import catalog
@@ -29,19 +28,15 @@ from .error_catalogue import (
     ERR_CTAS_BIND, ERR_CTAS_COLUMN_COUNT, ERR_CTAS_COLUMN_TYPES, ERR_CTAS_NEEDS_ALIAS, ERR_DUPLICATE_COLUMN_NAME,
     ERR_UNSUPPORTED_CTAS_TYPE, error,
 )
-from .scope import Context, Source, build_scope, column_name, cte_sources, infer_type, name_of
+from .scope import (
+    Context, Source, build_scope, column_name, cte_sources, expand_stars, first_block, infer_type, is_sequence_number,
+    name_of,
+)
 
 #: The type a column gets from an expression of each type class (Oracle sizes text exactly; lite cannot).
 _BY_CLASS = {"NUMBER": "NUMBER", "VARCHAR2": "VARCHAR2(4000)", "CHAR": "VARCHAR2(4000)", "DATE": "DATE",
              "TIMESTAMP": "TIMESTAMP", "CLOB": "CLOB", "BLOB": "BLOB", "JSON": "JSON", "VECTOR": "VECTOR",
              "BINARY_DOUBLE": "BINARY_DOUBLE"}
-
-
-def _first_block(query: exp.Expression) -> exp.Select:
-    """The query block that names and types a query's columns (a set operation's first branch)."""
-    while isinstance(query, (exp.SetOperation, exp.Subquery)):
-        query = query.this
-    return query
 
 
 def _as_is(con: sqlite3.Connection, ctx: Context, src: Source | None, column: str, keeps_not_null: bool
@@ -75,34 +70,21 @@ def table_columns(con: sqlite3.Connection, ctx: Context, create: exp.Create
     query = create.expression
     if query.find(exp.Placeholder):
         raise error(ERR_CTAS_BIND)
-    block = _first_block(query)
+    block = first_block(query)
     keeps = isinstance(query, exp.Select)
     scope = build_scope(ctx, block, cte_sources(ctx, block, {}))
+    named = isinstance(create.this, exp.Schema)   # a column list names every column: no alias needed
     found: list[tuple[str, catalog.ColumnType, bool]] = []
-    for item in block.expressions:
-        if isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star)):
-            aliases = scope.order if isinstance(item, exp.Star) else [name_of(item.args.get("table"))]
-            for alias in aliases:
-                src = scope.sources[alias]
-                for name, type_class in src.columns:
-                    kept = _as_is(con, ctx, src, name, keeps)
-                    found.append((name, *kept) if kept else (name, _of_class(type_class, name), True))
-            continue
+    for item in expand_stars(block.expressions, scope):
         value = item.this if isinstance(item, exp.Alias) else item
         name = column_name(item)
-        if isinstance(value, exp.Column) and value.args.get("db") is None:
+        column = isinstance(value, exp.Column) and not is_sequence_number(value)   # a name, not an expression
+        if column and value.args.get("db") is None:
             kept = _as_is(con, ctx, *scope.resolve(value), keeps)
             if kept is not None:
                 found.append((name, *kept))
                 continue
-        if isinstance(value, exp.Column) and value.args.get("table") is not None \
-                and name_of(value.this) in ("NEXTVAL", "CURRVAL"):
-            if not isinstance(item, exp.Alias) and not isinstance(create.this, exp.Schema):
-                raise error(ERR_CTAS_NEEDS_ALIAS, expression=value.sql(dialect=Oracle))
-            found.append((name, catalog.parse_type("NUMBER"), True))   # a sequence's number
-            continue
-        if not isinstance(value, exp.Column) and not isinstance(item, exp.Alias) \
-                and not isinstance(create.this, exp.Schema):
+        elif not column and not isinstance(item, exp.Alias) and not named:
             raise error(ERR_CTAS_NEEDS_ALIAS, expression=" ".join(value.sql(dialect=Oracle).split())[:60])
         found.append((name, _of_class(infer_type(value, scope), name), True))
     schema = create.this

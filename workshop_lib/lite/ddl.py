@@ -33,6 +33,7 @@ from .error_catalogue import (
     ERR_TEXT_PARAMETERS_SYNTAX, ERR_UNSUPPORTED_VECTOR_INDEX,
     ERR_VECTOR_INDEX_COLUMN, ERR_SEQUENCE_DOES_NOT_EXIST, ERR_SEQUENCE_NOT_ALLOWED, error, from_sqlite,
 )
+from .scope import is_sequence_number
 from .translate import Context, Translator, name_of, table_ref
 
 
@@ -169,12 +170,21 @@ def _db(conn: DdlTarget, owner: str) -> str:
     return "main" if owner == conn.username else owner
 
 
+def _created(tree: exp.Create) -> exp.Table:
+    """The object ``CREATE TABLE|VIEW name [(columns)] ...`` makes."""
+    return tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+
+
+def _dropped(tree: exp.Drop) -> exp.Table:
+    """The object ``DROP TABLE|VIEW|SEQUENCE name`` drops."""
+    return tree.args["tables"][0] if tree.args.get("tables") else tree.this
+
+
 def _create_table_as_select(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> DdlResult:
     """``CREATE TABLE t [(names)] AS query``: the table as ctas.py derives it; the cursor then fills it."""
     from .translate import parse
 
-    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-    owner, table = table_ref(target, conn.username)
+    owner, table = table_ref(_created(tree), conn.username)
     if catalog.name_used(conn.sqlite, owner, table):
         raise error(ERR_NAME_ALREADY_USED)
     _check_query(conn, ctx, ctas.query_after_as(sql))   # the query's own errors (ORA-00904 ...) first
@@ -199,7 +209,7 @@ def _create_sequence(conn: DdlTarget, tree: exp.Create) -> DdlResult:
 
 def _drop_sequence(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     """``DROP SEQUENCE s`` (ORA-02289 when there is none)."""
-    owner, name = table_ref(tree.this if not tree.args.get("tables") else tree.args["tables"][0], conn.username)
+    owner, name = table_ref(_dropped(tree), conn.username)
     if not catalog.sequence_exists(conn.sqlite, owner, name):
         if tree.args.get("exists"):
             return DdlResult("DROP SEQUENCE", owner, None)
@@ -231,14 +241,12 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
     and recorded with the query text (views.py reads both).
     """
     con = conn.sqlite
-    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-    owner, view = table_ref(target, conn.username)
-    if catalog.table_exists(con, owner, view) or (catalog.view_text(con, owner, view) is not None
-                                                  and not tree.args.get("replace")):
+    owner, view = table_ref(_created(tree), conn.username)
+    replacing = tree.args.get("replace") and catalog.view_text(con, owner, view) is not None
+    if catalog.name_used(con, owner, view) and not replacing:
         raise error(ERR_NAME_ALREADY_USED)
     text = ctas.query_after_as(sql)
-    if any(c.args.get("table") is not None and name_of(c.this) in sequences.PSEUDOS
-           for c in tree.expression.find_all(exp.Column)):
+    if any(is_sequence_number(c) for c in tree.expression.find_all(exp.Column)):
         raise error(ERR_SEQUENCE_NOT_ALLOWED)   # Oracle: no sequence numbers in a view's query
     _check_query(conn, ctx, text)   # Oracle checks the query when it creates the view
     columns = ctas.table_columns(con, ctx, tree)
@@ -252,7 +260,7 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
 
 def _drop_view(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     """``DROP VIEW v``: its query, columns and comments leave the catalog (ORA-00942 when there is none)."""
-    owner, view = table_ref(tree.this if not tree.args.get("tables") else tree.args["tables"][0], conn.username)
+    owner, view = table_ref(_dropped(tree), conn.username)
     if catalog.view_text(conn.sqlite, owner, view) is None:
         if tree.args.get("exists"):
             return DdlResult("DROP VIEW", owner, view)
@@ -391,10 +399,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 f'WHEN NEW."{cname}" IS NULL BEGIN UPDATE "{table}" SET "{cname}" = ({default}) '
                 f"WHERE rowid = NEW.rowid; END")
         else:
-            message = f'cannot update ("{owner}"."{table}"."{cname}") to NULL'.replace("'", "''")
-            con.execute(
-                f'CREATE TRIGGER "{db}"."{table}__{cname}__ON_NULL_UPDATE" BEFORE UPDATE OF "{cname}" ON "{table}" '
-                f"WHEN NEW.\"{cname}\" IS NULL BEGIN SELECT ora_raise_error(1407, '{message}'); END")
+            _refuse_null(con, db, owner, table, cname, "UPDATE", "ON_NULL_UPDATE")
     for cname in always_identity:
         # GENERATED ALWAYS: Oracle refuses a value written to the column (ORA-32795 on INSERT, ORA-32796 on
         # UPDATE). An omitted INTEGER PRIMARY KEY is -1 in a BEFORE INSERT trigger, another column NULL.
@@ -425,6 +430,17 @@ def _column_type(item: exp.ColumnDef, cname: str) -> catalog.ColumnType:
         return catalog.parse_type(type_text)
     except (KeyError, ValueError):
         raise error(ERR_UNSUPPORTED_COLUMN_TYPE, type=type_text) from None
+
+
+def _refuse_null(con: sqlite3.Connection, db: str, owner: str, table: str, cname: str, statement: str,
+                 suffix: str) -> None:
+    """A trigger refusing NULL in ``cname`` on INSERT (ORA-01400) or UPDATE (ORA-01407), in Oracle's words,
+    where SQLite's own NOT NULL cannot stand (DEFAULT ON NULL FOR INSERT ONLY, a column ALTER TABLE added)."""
+    column = f'("{owner}"."{table}"."{cname}")'.replace("'", "''")
+    event, code, text = (("INSERT", 1400, f"cannot insert NULL into {column}") if statement == "INSERT"
+                         else (f'UPDATE OF "{cname}"', 1407, f"cannot update {column} to NULL"))
+    con.execute(f'CREATE TRIGGER "{db}"."{table}__{cname}__{suffix}" BEFORE {event} ON "{table}" '
+                f"WHEN NEW.\"{cname}\" IS NULL BEGIN SELECT ora_raise_error({code}, '{text}'); END")
 
 
 def _json_check(cname: str) -> str:
@@ -508,13 +524,8 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
             raise
         if not_null is not None and default is None:
             # SQLite adds NOT NULL only with a default; on the (empty) table, triggers say what Oracle says
-            column = f'("{owner}"."{table}"."{cname}")'.replace("'", "''")
-            con.execute(f'CREATE TRIGGER "{db}"."{table}__{cname}__NOT_NULL_INSERT" BEFORE INSERT ON "{table}" '
-                        f'WHEN NEW."{cname}" IS NULL BEGIN SELECT ora_raise_error(1400, '
-                        f"'cannot insert NULL into {column}'); END")
-            con.execute(f'CREATE TRIGGER "{db}"."{table}__{cname}__NOT_NULL_UPDATE" BEFORE UPDATE OF "{cname}" '
-                        f'ON "{table}" WHEN NEW."{cname}" IS NULL BEGIN SELECT ora_raise_error(1407, '
-                        f"'cannot update {column} to NULL'); END")
+            _refuse_null(con, db, owner, table, cname, "INSERT", "NOT_NULL_INSERT")
+            _refuse_null(con, db, owner, table, cname, "UPDATE", "NOT_NULL_UPDATE")
         position += 1
         _record_column(con, owner, table, position, cname, ctype, not_null is None, False)
         if not_null is not None:
@@ -653,7 +664,7 @@ def _table_constraint_sql(item: exp.Expression, translator: Translator, owner: s
 
 def _drop_table(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     con = conn.sqlite
-    owner, table = table_ref(tree.this if not tree.args.get("tables") else tree.args["tables"][0], conn.username)
+    owner, table = table_ref(_dropped(tree), conn.username)
     if not catalog.table_exists(con, owner, table):
         if tree.args.get("exists"):
             return DdlResult("DROP TABLE", owner, table)

@@ -14,20 +14,14 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from .catalog import DICTIONARY_TYPES
+from .catalog import DICTIONARY_TYPES, dictionary_views
 from .dialect import JsonQuery, Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INVALID_IDENTIFIER, ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, error,
 )
 from .plan import Context
 
-DICTIONARY_VIEWS = {
-    "DUAL", "ALL_USERS", "ALL_TABLES", "USER_TABLES", "ALL_TAB_COMMENTS", "USER_TAB_COMMENTS",
-    "ALL_COL_COMMENTS", "USER_COL_COMMENTS", "ALL_TAB_COLUMNS", "USER_TAB_COLUMNS",
-    "USER_MINING_MODELS", "ALL_MINING_MODELS", "USER_INDEXES", "ALL_INDEXES",
-    "USER_SDO_GEOM_METADATA", "ALL_SDO_GEOM_METADATA", "ALL_CONSTRAINTS", "USER_CONSTRAINTS", "ALL_CONS_COLUMNS",
-    "USER_CONS_COLUMNS", "USER_VIEWS", "ALL_VIEWS", "USER_SEQUENCES", "ALL_SEQUENCES",
-}
+DICTIONARY_VIEWS = frozenset(dictionary_views(""))   # the names catalog.py defines them under
 
 # Oracle PACKAGE.FUNCTION -> lite SQLite function (translate.py rewrites calls with it; infer_type
 # types them by the function they become)
@@ -58,6 +52,19 @@ _FUNC_TYPES = {
     "ora_next_day": "DATE", "ora_translate": "VARCHAR2",
 }
 DATETIME_TYPES = ("DATE", "TIMESTAMP")
+
+
+def first_block(query: exp.Expression) -> exp.Select:
+    """The query block that names and types a query's columns (a set operation's first branch)."""
+    while isinstance(query, (exp.SetOperation, exp.Subquery)):
+        query = query.this
+    return query
+
+
+def is_sequence_number(node: exp.Expression) -> bool:
+    """Whether ``node`` is ``seq.NEXTVAL`` or ``seq.CURRVAL`` (a sequence's number; sequences.py)."""
+    return isinstance(node, exp.Column) and node.args.get("table") is not None \
+        and isinstance(node.this, exp.Identifier) and name_of(node.this) in ("NEXTVAL", "CURRVAL")
 
 
 def conjuncts(condition: exp.Expression) -> list[exp.Expression]:
@@ -247,6 +254,8 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
     """The Oracle type class of an expression, following columns through aliases and CTEs."""
     if isinstance(node, (exp.Alias, exp.Paren)):
         return infer_type(node.this, scope)
+    if is_sequence_number(node):
+        return "NUMBER"
     if isinstance(node, exp.Column) and node.args.get("db") is not None:
         # alias.column.attribute: JSON dot notation gives JSON; SDO_POINT.X and the like give NUMBER
         kind = object_column(node, scope)[2]

@@ -32,9 +32,8 @@ from .error_catalogue import (
     ERR_SEQUENCE_INCREMENT_ZERO, ERR_SEQUENCE_MIN_MAX, ERR_SEQUENCE_NOT_ALLOWED, ERR_SEQUENCE_START_ABOVE_MAX,
     ERR_SEQUENCE_START_BELOW_MIN, ERR_SEQUENCE_DOES_NOT_EXIST, ERR_UNSUPPORTED_SEQUENCE_OPTION, error,
 )
-from .scope import name_of
+from .scope import is_sequence_number, name_of
 
-PSEUDOS = ("NEXTVAL", "CURRVAL")
 #: Oracle's defaults: NOMAXVALUE is 10^28 - 1 for an ascending sequence, NOMINVALUE -(10^27 - 1) descending.
 _BIG_MAX, _BIG_MIN = 10 ** 28 - 1, -(10 ** 27 - 1)
 _DEFAULT_CACHE = 20
@@ -133,9 +132,9 @@ def rewrite(tree: exp.Expression, user: str, exists: Callable[[str, str], bool])
     """``tree`` with ``seq.NEXTVAL``/``seq.CURRVAL`` as lite's functions (module docstring), checked."""
     taken: set[tuple[str, str]] = set()
     for column in list(tree.find_all(exp.Column, bfs=False)):   # text order: the first NEXTVAL is NEXTVAL
-        pseudo = name_of(column.this)
-        if pseudo not in PSEUDOS or column.args.get("table") is None:
+        if not is_sequence_number(column):
             continue
+        pseudo = name_of(column.this)
         owner = name_of(column.args["db"]) if column.args.get("db") is not None else user
         name = name_of(column.args["table"])
         if not exists(owner, name):

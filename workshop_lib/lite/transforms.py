@@ -1030,12 +1030,15 @@ def prepare(tree: exp.Expression) -> exp.Expression:
             tree = expanded
         else:
             block.replace(expanded)
+    numbered_or_marked = False   # ROWNUM or (+) somewhere: noted on the refusals' walk, which sees every node
     for node in tree.walk():
         for refuse in REFUSALS:
             refuse(node)
+        if isinstance(node, exp.Column) and (node.args.get("join_mark") or rownum.is_rownum(node)):
+            numbered_or_marked = True
     # ROWNUM and (+) first: the parse passes read a block's LIMIT (a scalar subquery's single-row check does)
-    # and its joins. One look at the columns spares the statements that have neither.
-    if any(c.args.get("join_mark") or rownum.is_rownum(c) for c in tree.find_all(exp.Column)):
+    # and its joins.
+    if numbered_or_marked:
         for block in list(tree.find_all(exp.Select)):
             outer_join.outer_joins(block)
             rownum.number_rows(block)

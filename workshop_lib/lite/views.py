@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from .error_catalogue import ERR_CIRCULAR_VIEW, ERR_UNSUPPORTED_VIEW_DML, error
 from .plan import Context
-from .scope import DICTIONARY_VIEWS, build_scope, cte_sources, expand_stars, name_of, table_ref
+from .scope import DICTIONARY_VIEWS, build_scope, cte_sources, expand_stars, first_block, name_of, table_ref
 
 #: How deep views may name views before lite calls it a cycle (Oracle: ORA-01731 circular view definition).
 MAX_DEPTH = 32
@@ -39,24 +39,22 @@ def _written(table: exp.Table) -> bool:
     return isinstance(node.parent, _DML) and node.arg_key == "this"
 
 
+def _cte_names(tree: exp.Expression) -> set[str]:
+    return {name_of(cte.args["alias"].this) for cte in tree.find_all(exp.CTE) if cte.args.get("alias")}
+
+
 def _qualify(query: exp.Expression, owner: str) -> None:
     """Give the owner's schema to the query's unqualified table names (not its CTEs, DUAL or dictionary views)."""
-    ctes = {name_of(cte.args["alias"].this) for cte in query.find_all(exp.CTE) if cte.args.get("alias")}
+    ctes = _cte_names(query)
     for table in query.find_all(exp.Table):
         name = name_of(table.this)
         if table.args.get("db") is None and name not in ctes and name not in DICTIONARY_VIEWS:
             table.set("db", exp.to_identifier(owner, quoted=True))
 
 
-def _first_block(query: exp.Expression) -> exp.Select:
-    while isinstance(query, (exp.SetOperation, exp.Subquery)):
-        query = query.this
-    return query
-
-
 def _name_columns(ctx: Context, query: exp.Expression, names: list[str]) -> None:
     """Alias the first block's select-list items with the view's column names (``*`` spelled out first)."""
-    block = _first_block(query)
+    block = first_block(query)
     scope = build_scope(ctx, block, cte_sources(ctx, block, {}))
     items = expand_stars(block.expressions, scope)
     block.set("expressions", [exp.alias_(item.this if isinstance(item, exp.Alias) else item,
@@ -76,7 +74,7 @@ def parse_query(text: str, parse: Callable[[str], exp.Expression]) -> exp.Expres
 def expand(tree: exp.Expression, ctx: Context, view_query: Callable[[str, str], str | None],
            parse: Callable[[str], exp.Expression], depth: int = 0) -> exp.Expression:
     """``tree`` with every view it reads replaced by ``(the view's query) alias``, views within views too."""
-    ctes = {name_of(cte.args["alias"].this) for cte in tree.find_all(exp.CTE) if cte.args.get("alias")}
+    ctes = _cte_names(tree)
     for table in list(tree.find_all(exp.Table)):
         owner, name = table_ref(table, ctx.user)
         if (table.args.get("db") is None and (name in ctes or name in DICTIONARY_VIEWS)) \
