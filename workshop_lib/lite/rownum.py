@@ -29,7 +29,7 @@ from sqlglot import exp
 
 from .dialect import Oracle
 from .error_catalogue import ERR_UNSUPPORTED_ROWNUM, ERR_UNSUPPORTED_ROWNUM_CLAUSE, error
-from .scope import conjuncts
+from .scope import clause_of, conjuncts
 
 #: ``ROWNUM <op> n`` -> the same condition written ``n <op'> ROWNUM``.
 _MIRRORED = {exp.LTE: exp.GTE, exp.LT: exp.GT, exp.EQ: exp.EQ, exp.GT: exp.LT, exp.GTE: exp.LTE}
@@ -122,13 +122,6 @@ _CLAUSES = {"joins": "a join condition", "from_": "the FROM clause", "order": "O
             "having": "HAVING", "limit": "FETCH FIRST", "offset": "OFFSET"}
 
 
-def _clause_of(node: exp.Expression, block: exp.Select) -> str:
-    """The argument of ``block`` that holds ``node`` (``expressions`` for the select list, ``where``, ``joins``...)."""
-    while node.parent is not block:
-        node = node.parent
-    return node.arg_key
-
-
 def number_rows(block: exp.Select) -> None:
     """Rewrite ``block``'s own ROWNUM references in place (module docstring); refuse the forms lite cannot number.
 
@@ -140,7 +133,7 @@ def number_rows(block: exp.Select) -> None:
     uses = _own(block)
     if not uses:
         return
-    places = {id(c): _clause_of(c, block) for c in uses}
+    places = {id(c): clause_of(c, block) for c in uses}
     for column in uses:
         if places[id(column)] not in ("expressions", "where"):
             raise error(ERR_UNSUPPORTED_ROWNUM, form=_CLAUSES.get(places[id(column)], "this clause"))

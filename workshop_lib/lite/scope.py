@@ -61,6 +61,13 @@ def first_block(query: exp.Expression) -> exp.Select:
     return query
 
 
+def clause_of(node: exp.Expression, block: exp.Select) -> str:
+    """The argument of ``block`` that holds ``node`` (``expressions`` for the select list, ``where``, ``joins``...)."""
+    while node.parent is not block:
+        node = node.parent
+    return node.arg_key
+
+
 def is_sequence_number(node: exp.Expression) -> bool:
     """Whether ``node`` is ``seq.NEXTVAL`` or ``seq.CURRVAL`` (a sequence's number; sequences.py)."""
     return isinstance(node, exp.Column) and node.args.get("table") is not None \

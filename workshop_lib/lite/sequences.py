@@ -32,7 +32,7 @@ from .error_catalogue import (
     ERR_SEQUENCE_INCREMENT_ZERO, ERR_SEQUENCE_MIN_MAX, ERR_SEQUENCE_NOT_ALLOWED, ERR_SEQUENCE_START_ABOVE_MAX,
     ERR_SEQUENCE_START_BELOW_MIN, ERR_SEQUENCE_DOES_NOT_EXIST, ERR_UNSUPPORTED_SEQUENCE_OPTION, error,
 )
-from .scope import is_sequence_number, name_of
+from .scope import clause_of, is_sequence_number, name_of
 
 #: Oracle's defaults: NOMAXVALUE is 10^28 - 1 for an ascending sequence, NOMINVALUE -(10^27 - 1) descending.
 _BIG_MAX, _BIG_MIN = 10 ** 28 - 1, -(10 ** 27 - 1)
@@ -117,10 +117,7 @@ def _allowed(column: exp.Column) -> bool:
         return (values is not None and isinstance(values.parent, exp.Insert)) or (
             assignment is not None and isinstance(assignment.parent, exp.Update) and assignment.arg_key == "expressions"
             and column.find_ancestor(exp.Where) is None)
-    node: exp.Expression = column
-    while node.parent is not block:
-        node = node.parent
-    if node.arg_key != "expressions" or any(block.args.get(k) for k in ("distinct", "group", "order")):
+    if clause_of(column, block) != "expressions" or any(block.args.get(k) for k in ("distinct", "group", "order")):
         return False
     holder = block.parent
     while isinstance(holder, exp.Subquery):
