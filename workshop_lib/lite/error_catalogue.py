@@ -308,6 +308,11 @@ ERR_CTAS_COLUMN_TYPES = ErrorSpec(1773, "may not specify column datatypes in thi
                                   "list the names only: CREATE TABLE t (a, b) AS SELECT ...; the query gives the types")
 ERR_DUPLICATE_COLUMN_NAME = ErrorSpec(957, "duplicate column name",
                                       "give the query's columns distinct aliases")
+ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
+                                            "give each JSON_TABLE column its own name, NESTED PATH columns included")
+ERR_JSON_TABLE_ORDINALITY = ErrorSpec(
+    933, "SQL command not properly ended or invalid: a second FOR ORDINALITY column ({name}) in one COLUMNS clause",
+    "Oracle allows one FOR ORDINALITY column per COLUMNS clause (each NESTED PATH clause may have its own)")
 ERR_UNSUPPORTED_COLUMN_TYPE = _unsupported(
     "column type {type}",
     "lite maps NUMBER, VARCHAR2, CHAR, DATE, TIMESTAMP, CLOB, JSON, "
@@ -403,7 +408,6 @@ ERR_UNSUPPORTED_CTE_SEARCH = _unsupported(
 ERR_UNSUPPORTED_PREDICTION = _unsupported(
     "PREDICTION (scoring with an in-database model)",
     "lite runs ONNX embedding models through VECTOR_EMBEDDING only; score in Python (onnxruntime)")
-ERR_UNSUPPORTED_JSON_TABLE = _unsupported("JSON_TABLE", "read each field with JSON_VALUE(col, '$.path')")
 ERR_UNSUPPORTED_SEQUENCE_OPTION = _unsupported(
     "sequence option {option}", "lite takes START WITH, INCREMENT BY, MINVALUE, MAXVALUE, CYCLE and CACHE")
 ERR_SEQUENCE_DOES_NOT_EXIST = ErrorSpec(2289, "sequence does not exist",

@@ -140,11 +140,14 @@ _LAX_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[A-Za-z_$][A-Za
 
 
 def _lax_to_strict(text: str) -> str:
-    """Oracle's lax JSON syntax (its default for JSON_VALUE, JSON_QUERY, JSON_EXISTS and IS JSON) as strict
-    JSON: unquoted field names and single-quoted strings are quoted; true/false/null in any letter case."""
+    """Oracle's lax JSON syntax (its default for JSON_VALUE, JSON_QUERY, JSON_EXISTS, JSON_TABLE and IS JSON)
+    as strict JSON: unquoted field names and single-quoted strings are quoted; true/false/null in any letter
+    case; a trailing comma in an array or object is dropped."""
     out: list[str] = []
     tokens = _LAX_TOKEN.findall(text)
     for i, token in enumerate(tokens):
+        if token == "," and "".join(tokens[i + 1:i + 3]).lstrip()[:1] in ("]", "}"):
+            continue   # a trailing comma, as in [1, 2, ]
         if token.startswith("'"):
             inner = token[1:-1].replace("\\'", "'")
             out.append(json.dumps(json.loads('"' + inner.replace('"', '\\"') + '"')))
@@ -251,6 +254,22 @@ def _json_all(data: Any, steps: tuple[Any, ...]) -> list[Any]:
                 following += [item[step] for item in value if isinstance(item, dict) and step in item]
         found = following
     return found
+
+
+def json_matches(data: Any, path: str) -> list[Any]:
+    """Every value ``path`` reaches in the parsed JSON ``data``, in document order (``[*]`` and ``.*`` fan out,
+    lax as Oracle's default: ``[*]`` on a non-array is the value itself, a field step applies to each item of
+    an array); ValueError (ORA-40442) for a path that is not one."""
+    return _json_all(data, _json_wildcard_steps(path))
+
+
+def json_parsed(doc: str) -> Any:
+    """``doc`` read as Oracle reads JSON text by default (lax syntax); ValueError (ORA-40441) when not JSON.
+    The value may be shared with other readers of the same text: read it, do not change it."""
+    data = _json_load(doc)
+    if data is _INVALID:
+        raise ValueError("ORA-40441: JSON syntax error")
+    return data
 
 
 def json_query(doc: Any, path: str, wrapper: Any = 0) -> str | None:

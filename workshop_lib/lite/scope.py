@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from . import json_table
 from .catalog import DICTIONARY_TYPES, dictionary_views
 from .dialect import JsonQuery, Oracle, VectorEmbedding
 from .error_catalogue import (
@@ -103,6 +104,7 @@ class Source:
     owner: str | None
     table: str | None
     columns: list[tuple[str, str | None]]
+    json_table: bool = False   # a JSON_TABLE: its columns are read from json_each's value (json_table.py)
 
 
 class Scope:
@@ -158,7 +160,9 @@ def build_scope(ctx: Context, select: exp.Select, ctes: dict[str, Source]) -> Sc
     for join in select.args.get("joins") or []:
         items.append(join.this)
     for item in items:
-        if isinstance(item, exp.Table):
+        if isinstance(item, exp.Table) and isinstance(item.this, exp.JSONTable):
+            scope.add(name_of(item.args["alias"].this), Source(None, None, json_table.columns(item.this), True))
+        elif isinstance(item, exp.Table):
             source = _source_for_table(ctx, item, ctes)
             alias = name_of(item.args["alias"].this) if item.args.get("alias") else name_of(item.this)
             scope.add(alias, source)

@@ -163,7 +163,7 @@ def _opaque_from(select: exp.Select) -> bool:
         items.append(select.args["from_"].this)
     items += [join.this for join in select.args.get("joins") or []]
     for item in items:
-        if isinstance(item, exp.Subquery):
+        if isinstance(item, exp.Subquery) or (isinstance(item, exp.Table) and isinstance(item.this, exp.JSONTable)):
             continue
         if not isinstance(item, exp.Table) or not isinstance(item.this, exp.Identifier):
             return True

@@ -25,14 +25,14 @@ from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorE
 from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
-    ERR_UNSUPPORTED_EXTRACT, ERR_UNSUPPORTED_JSON_TABLE,
+    ERR_UNSUPPORTED_EXTRACT,
     ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
-from . import grouping_sets, outer_join, rownum
+from . import grouping_sets, json_table, outer_join, rownum
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, name_of
@@ -576,7 +576,7 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
         if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
             raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
         return _anon("ora_json_query", *node.expressions)
-    if fname.startswith("ORA_") or fname in ("JSON_EACH", "STRFTIME"):
+    if fname.startswith("ORA_") or fname in ("JSON_EACH", "STRFTIME") or node.meta.get("lite"):
         return node  # already lite's (written by an earlier rewrite)
     if fname in _RENAMES:
         target = _RENAMES[fname]
@@ -730,7 +730,7 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
     statement: CONNECT BY, a recursive WITH's SEARCH clause, GROUPING() outside grouping sets, aggregate
     KEEP (DENSE_RANK ...), hypothetical and inverse-distribution aggregates (``RANK(x) WITHIN GROUP``,
-    ``PERCENTILE_CONT``), JSON_TABLE and PREDICTION."""
+    ``PERCENTILE_CONT``) and PREDICTION."""
     if isinstance(node, (exp.Grouping, exp.GroupingId)):   # left after grouping_sets.expand: no grouping sets
         raise error(ERR_UNSUPPORTED, construct="GROUPING() and GROUPING_ID() without ROLLUP, CUBE or GROUPING SETS")
     if isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "KEEP":
@@ -738,8 +738,6 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.WithinGroup):
         function = node.this.sql_name() if isinstance(node.this, exp.Func) else node.this.sql(dialect=Oracle)
         raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
-    if isinstance(node, exp.JSONTable):
-        raise error(ERR_UNSUPPORTED_JSON_TABLE)
     if isinstance(node, exp.JSONObject) and str(node.args.get("null_handling") or "").upper().startswith("ABSENT"):
         raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT ... ABSENT ON NULL")
     if isinstance(node, exp.JSONObject) and any(isinstance(e, exp.Star) for e in node.expressions):
@@ -1019,7 +1017,7 @@ REFUSALS: tuple[Pass, ...] = (refuse_unimplemented_clauses, refuse_reserved_name
 PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert_from_parenthesised_query,
                                   quantified_comparison, concat_to_pipes, select_for_update, is_json_condition,
                                   scalar_subquery_single_row, cast_with_length, decode_to_case, national_string,
-                                  nested_aggregates)
+                                  nested_aggregates, json_table.name_unaliased)
 
 
 def prepare(tree: exp.Expression) -> exp.Expression:

@@ -24,13 +24,14 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import semantics, sequences, vector_topk, views
+from . import json_table, semantics, sequences, vector_topk, views
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
     ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
     ERR_MORE_THAN_ONE_STATEMENT, ERR_NOT_ENOUGH_ARGUMENTS, ERR_NOT_ENOUGH_VALUES, ERR_PARSE,
-    ERR_SCORE_WITHOUT_CONTAINS, ERR_SPATIAL_INDEX_NEEDED, ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_COLUMN_NOT_INDEXED,
+    ERR_SCORE_WITHOUT_CONTAINS, ERR_SPATIAL_INDEX_NEEDED, ERR_SQLITE_AMBIGUOUS_COLUMN, ERR_TABLE_DOES_NOT_EXIST,
+    ERR_TEXT_COLUMN_NOT_INDEXED,
     ERR_TEXT_INVALID_LABEL, ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION, ERR_UNSUPPORTED_EXTRACT,
     ERR_RETURNING_NEEDS_INTO, ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND,
@@ -406,6 +407,7 @@ class Translator:
     def rewrite(self, tree: exp.Expression) -> exp.Expression:
         """Apply every rewrite to ``tree`` (in place where possible) and return it."""
         self._rewrite_special(tree)   # needs the original table names for scopes
+        self._json_tables(tree)
         self._rewrite_tables(tree)
         return _bottom_up(tree, rewrite_node)
 
@@ -428,6 +430,50 @@ class Translator:
             owner = db or self.ctx.user
             table.set("db", exp.to_identifier("main" if owner == self.ctx.user else owner, quoted=False))
             table.set("this", exp.to_identifier(name, quoted=True))
+
+    def _json_tables(self, tree: exp.Expression) -> None:
+        """JSON_TABLE FROM items become ``json_each(ora_json_table(doc, spec))`` and their columns reads of
+        json_each's value (json_table.py); ``*`` is spelled out first where a JSON_TABLE is in the FROM."""
+        items = [t for t in tree.find_all(exp.Table) if isinstance(t.this, exp.JSONTable)]
+        if not items:
+            return
+        for block in {id(b): b for b in (t.find_ancestor(exp.Select) for t in items) if b is not None}.values():
+            if any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star))
+                   for p in block.expressions):
+                block.set("expressions", expand_stars(block.expressions, self._scope_for(block.expressions[0])))
+        for column in list(tree.find_all(exp.Column)):
+            block = column.find_ancestor(exp.Select)
+            if isinstance(column.this, exp.Star) or column.args.get("db") is not None or block is None \
+                    or _lite_block(block):
+                continue
+            scope = self._scope_for(column)
+            src, name = scope.resolve(column)
+            qualified = column.args.get("table") is not None
+            if not qualified and _select_alias(column, name):
+                continue   # ORDER BY a select-list alias
+            if src is None:
+                if not qualified and name.lower() in json_table.JSON_EACH_COLUMNS and any(
+                        src.json_table for s in _scope_chain(scope) for src in s.sources.values()):
+                    raise error(ERR_INVALID_IDENTIFIER, name=name)   # SQLite would read json_each's own column
+                continue
+            if not qualified:
+                level = next(s for s in _scope_chain(scope) if any(v is src for v in s.sources.values()))
+                if sum(any(c == name for c, _ in v.columns) for v in level.sources.values()) > 1:
+                    raise error(ERR_SQLITE_AMBIGUOUS_COLUMN, column=name)   # Oracle's ORA-00918
+            alias = name_of(column.args["table"]) if qualified else next(
+                (a for s in _scope_chain(scope) for a in s.order if s.sources[a] is src), "__SUB")
+            if not src.json_table:
+                if not qualified and not alias.startswith("__SUB"):
+                    # json_each has columns of its own (id, key, value, type, path, ...): a bare name beside
+                    # it could be read as one of them, or be ambiguous
+                    column.set("table", exp.to_identifier(alias, quoted=True))
+                continue
+            names = [c for c, _ in src.columns]
+            if name not in names:
+                raise error(ERR_INVALID_IDENTIFIER, name=f'{alias}"."{name}')
+            column.replace(json_table.column_value(alias, names.index(name)))
+        for table in items:
+            table.replace(json_table.from_item(table.this, name_of(table.args["alias"].this)))
 
     def _column_source(self, column: exp.Column) -> tuple[str, str, str, str] | None:
         """(owner, table, column, alias) of a base-table column, for the slot rewrites."""
@@ -793,6 +839,31 @@ class Translator:
                                     for n in tree.walk()):
             tree = vector_topk.hand_over(tree.copy(), self.handed_over)
         return to_sqlite(tree)
+
+
+def _lite_block(block: exp.Select) -> bool:
+    """Whether ``block`` is one lite wrote (over json_each or a TEMP table: a slot's candidates), not the user."""
+    items = ([block.args["from_"].this] if block.args.get("from_") else []) + \
+        [join.this for join in block.args.get("joins") or []]
+    return any(isinstance(i, exp.Anonymous) or (isinstance(i, exp.Table) and (
+        isinstance(i.this, exp.Anonymous) or name_of(i.args.get("db")) == "TEMP")) for i in items)
+
+
+def _select_alias(column: exp.Column, name: str) -> bool:
+    """Whether the bare ``column`` in an ORDER BY names an alias of its query block's select list."""
+    order = column.find_ancestor(exp.Order)
+    block = order.parent if order is not None else None
+    return isinstance(block, exp.Select) and any(
+        isinstance(p, exp.Alias) and name_of(p.args["alias"]) == name for p in block.expressions)
+
+
+def _scope_chain(scope: Scope | None) -> list[Scope]:
+    """``scope`` and the scopes of its enclosing queries, innermost first."""
+    chain = []
+    while scope is not None:
+        chain.append(scope)
+        scope = scope.outer
+    return chain
 
 
 def _fraction_digits(ctype: ColumnType) -> int:

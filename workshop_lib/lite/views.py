@@ -47,6 +47,8 @@ def _qualify(query: exp.Expression, owner: str) -> None:
     """Give the owner's schema to the query's unqualified table names (not its CTEs, DUAL or dictionary views)."""
     ctes = _cte_names(query)
     for table in query.find_all(exp.Table):
+        if not isinstance(table.this, exp.Identifier):   # a JSON_TABLE
+            continue
         name = name_of(table.this)
         if table.args.get("db") is None and name not in ctes and name not in DICTIONARY_VIEWS:
             table.set("db", exp.to_identifier(owner, quoted=True))
@@ -76,9 +78,10 @@ def expand(tree: exp.Expression, ctx: Context, view_query: Callable[[str, str], 
     """``tree`` with every view it reads replaced by ``(the view's query) alias``, views within views too."""
     ctes = _cte_names(tree)
     for table in list(tree.find_all(exp.Table)):
+        if not isinstance(table.this, exp.Identifier):   # a table function or JSON_TABLE
+            continue
         owner, name = table_ref(table, ctx.user)
-        if (table.args.get("db") is None and (name in ctes or name in DICTIONARY_VIEWS)) \
-                or isinstance(table.this, exp.Anonymous):
+        if table.args.get("db") is None and (name in ctes or name in DICTIONARY_VIEWS):
             continue
         text = view_query(owner, name)
         if text is None:
