@@ -200,6 +200,22 @@ def listagg(values: list[Any], sep: str = "") -> str | None:
     return sep.join(texts) if texts else None
 
 
+def hierarchy(rows: list[dict], key: str, parent: str, is_root: Callable[[dict], bool]
+              ) -> list[tuple[dict, int, list[dict]]]:
+    """START WITH is_root CONNECT BY PRIOR key = parent, as the SQL Reference defines it: (row, LEVEL, the
+    rows from the root to it), depth first (siblings in no particular order)."""
+    out: list[tuple[dict, int, list[dict]]] = []
+
+    def visit(row: dict, chain: list[dict]) -> None:
+        out.append((row, len(chain) + 1, chain + [row]))
+        for child in rows:
+            if child[parent] is not None and child[parent] == row[key]:
+                visit(child, chain + [row])
+    for root in [r for r in rows if is_root(r)]:
+        visit(root, [])
+    return out
+
+
 def grouped(rows: list[dict], sets: list[tuple[str, ...]], columns: tuple[str, ...],
             value: Callable[[list[dict]], Any]) -> list[tuple]:
     """GROUP BY ROLLUP / CUBE / GROUPING SETS as Oracle defines them, in Python: for each grouping set the
@@ -276,7 +292,10 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "UPDATE employees SET salary = ROWNUM", Refused("ORA-03001", "ROWNUM")),
     # ----------------------------------------------------------------- constructs lite does not implement: named
     Item(SQL_REF, "SELECT employee_id, last_name, manager_id FROM employees START WITH employee_id = 100 "
-                  "CONNECT BY PRIOR employee_id = manager_id", Refused("ORA-03001", "CONNECT BY")),
+                  "CONNECT BY PRIOR employee_id = manager_id",
+         Rows([(e["employee_id"], e["last_name"], e["manager_id"])
+               for e, _, _ in hierarchy(EMP, "employee_id", "manager_id", lambda e: e["employee_id"] == 100)],
+              ordered=False)),
     Item(SQL_REF, "WITH org (employee_id, manager_id, lvl) AS (SELECT employee_id, manager_id, 1 FROM employees "
                   "WHERE manager_id IS NULL UNION ALL SELECT e.employee_id, e.manager_id, o.lvl + 1 FROM employees e "
                   "JOIN org o ON e.manager_id = o.employee_id) SEARCH DEPTH FIRST BY employee_id SET ord "
@@ -1338,9 +1357,12 @@ SCOTT_CORPUS: list[Item] = [
                        "select lvl, count(*) from chain group by lvl order by lvl",
          Rows([(1, 1), (2, 3), (3, 8), (4, 2)])),
     Item(TUTORIAL_SQL, "select ename, level from emp start with mgr is null connect by prior empno = mgr",
-         Refused("ORA-03001", "CONNECT BY")),
+         Rows([(e["ename"], level) for e, level, _ in hierarchy(SEMP, "empno", "mgr", lambda e: e["mgr"] is None)],
+              ordered=False)),
     Item(TUTORIAL_SQL, "select ename, sys_connect_by_path(ename, '/') from emp start with mgr is null "
-                       "connect by prior empno = mgr", Refused("ORA-03001", "CONNECT BY")),
+                       "connect by prior empno = mgr",
+         Rows([(e["ename"], "".join("/" + a["ename"] for a in chain))
+               for e, _, chain in hierarchy(SEMP, "empno", "mgr", lambda e: e["mgr"] is None)], ordered=False)),
     Item(TUTORIAL_SQL, "select deptno, job, sum(sal) from emp group by rollup (deptno, job)",
          Rows(grouped(SEMP, [("deptno", "job"), ("deptno",), ()], ("deptno", "job"),
                       lambda rows: sum(e["sal"] for e in rows)), ordered=False)),

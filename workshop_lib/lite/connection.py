@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import catalog, functions, guard, json_table, sequences, vector_topk
+from . import catalog, connect_by, functions, guard, json_table, sequences, vector_topk
 from .caches import ColumnValues, DerivedCaches, VectorColumn
 from .cursor import LiteCursor
 from .ddl import is_ddl
@@ -106,6 +106,7 @@ class LiteConnection:
             "ora_vd_candidates": (lambda slot: self._vd_candidates[slot], 1, False),
             "ora_row_changed": (self.caches.changes.touched, 2, False),   # the change log's TEMP triggers
             json_table.FUNCTION: (json_table.rows, 2, True),
+            **connect_by.SQL_FUNCTIONS,
             "ora_nextval": (self._nextval, 2, False),
             "ora_currval": (lambda owner, name: sequences.current_value(self._sequence_values, owner, name), 2, False),
         })

@@ -308,6 +308,10 @@ ERR_CTAS_COLUMN_TYPES = ErrorSpec(1773, "may not specify column datatypes in thi
                                   "list the names only: CREATE TABLE t (a, b) AS SELECT ...; the query gives the types")
 ERR_DUPLICATE_COLUMN_NAME = ErrorSpec(957, "duplicate column name",
                                       "give the query's columns distinct aliases")
+ERR_CONNECT_BY_LOOP = ErrorSpec(1436, "CONNECT BY loop in user data",
+                                "a row is its own ancestor: add NOCYCLE (CONNECT_BY_ISCYCLE shows where) or fix the data")
+ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE = ErrorSpec(
+    30930, "NOCYCLE keyword is required with CONNECT_BY_ISCYCLE pseudocolumn", "write CONNECT BY NOCYCLE ...")
 ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
                                             "give each JSON_TABLE column its own name, NESTED PATH columns included")
 ERR_JSON_TABLE_ORDINALITY = ErrorSpec(
@@ -392,10 +396,6 @@ ERR_UNSUPPORTED_TRANSACTION_STATEMENT = _unsupported(
     "{statement} as a SQL statement",
     "call connection.commit() or connection.rollback() (python-oracledb's API, which lite has); "
     "lite has no savepoints")
-ERR_UNSUPPORTED_CONNECT_BY = _unsupported(
-    "hierarchical queries (START WITH ... CONNECT BY)",
-    "write a recursive WITH: WITH t (id, parent_id, lvl) AS (SELECT ..., 1 FROM ... WHERE ... "
-    "UNION ALL SELECT c.id, c.parent_id, t.lvl + 1 FROM ... c JOIN t ON c.parent_id = t.id) SELECT ... FROM t")
 ERR_UNSUPPORTED_KEEP = _unsupported(
     "aggregate KEEP (DENSE_RANK FIRST|LAST ORDER BY ...)",
     "number the rows with ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) in a subquery and keep number 1")

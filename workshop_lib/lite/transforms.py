@@ -24,7 +24,7 @@ from sqlglot import exp
 from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
-    ERR_UNSUPPORTED_CONNECT_BY, ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
+    ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT,
     ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
@@ -724,11 +724,10 @@ rewrite_node: Pass = preprocess(PASSES)
 
 # --------------------------------------------------------------------------- refusals and parse-time passes
 
-@unsupported_args(exp.Select, ("connect", ERR_UNSUPPORTED_CONNECT_BY, {}))
 @unsupported_args(exp.With, ("search", ERR_UNSUPPORTED_CTE_SEARCH, {}))
 def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
-    statement: CONNECT BY, a recursive WITH's SEARCH clause, GROUPING() outside grouping sets, aggregate
+    statement: a recursive WITH's SEARCH clause, GROUPING() outside grouping sets, aggregate
     KEEP (DENSE_RANK ...), hypothetical and inverse-distribution aggregates (``RANK(x) WITHIN GROUP``,
     ``PERCENTILE_CONT``) and PREDICTION."""
     if isinstance(node, (exp.Grouping, exp.GroupingId)):   # left after grouping_sets.expand: no grouping sets

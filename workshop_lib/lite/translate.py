@@ -24,7 +24,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import json_table, semantics, sequences, vector_topk, views
+from . import connect_by, json_table, semantics, sequences, vector_topk, views
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
@@ -146,6 +146,9 @@ class Translator:
             return self._plan_returning(tree)
         tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
         tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
+        if any(b.args.get("connect") is not None for b in tree.find_all(exp.Select)):
+            tree = connect_by.rewrite(tree, lambda block: self._scope_for(block.expressions[0]))
+            self._scopes = {}
         for select in list(tree.find_all(exp.Select)):
             semantics.check_select(select, self._scope_for)  # what Oracle refuses and SQLite would run
         self._scopes = {}
