@@ -157,7 +157,8 @@ def test_a_loop_is_ora_01436_and_nocycle_marks_it(conn) -> None:
      "NOCYCLE"),
     ("SELECT s.empno FROM staff s, links l START WITH s.mgr IS NULL CONNECT BY PRIOR s.empno = s.mgr", "ORA-03001",
      "over a join"),
-    ("SELECT PRIOR empno FROM staff", "ORA-00904", "PRIOR"),   # Oracle: ORA-00976, not allowed here
+    ("SELECT PRIOR empno FROM staff", "ORA-00904", "PRIOR"),
+    ("SELECT empno FROM staff ORDER SIBLINGS BY empno", "ORA-30929", "ORDER SIBLINGS BY"),   # Oracle: ORA-00976, not allowed here
 ])
 def test_mistakes_and_what_lite_lacks_are_named(conn, sql: str, code: str, fragment: str) -> None:
     with pytest.raises(oracledb.DatabaseError) as info:

@@ -38,10 +38,12 @@ from typing import Any, Callable
 
 from sqlglot import exp
 
-from .error_catalogue import ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE, ERR_CONNECT_BY_LOOP, ERR_UNSUPPORTED, error
+from .error_catalogue import (
+    ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE, ERR_CONNECT_BY_LOOP, ERR_ORDER_SIBLINGS_NOT_ALLOWED, ERR_UNSUPPORTED, error,
+)
 from .scope import Scope, expand_stars, name_of
 
-CTE, PARENT = "__H", "__P"
+CTE, PARENT, CHILD = "__H", "__P", "__C"   # the hierarchy, the parent row, a child row in a probe
 _LEVEL, _KEYS, _ORD = "__LVL", "__KEYS", "__ORD"
 PSEUDOCOLUMNS = ("LEVEL", "CONNECT_BY_ISLEAF", "CONNECT_BY_ISCYCLE")
 
@@ -60,6 +62,10 @@ def _call(name: str, *args: exp.Expression) -> exp.Anonymous:
 
 def rewrite(tree: exp.Expression, scope_for: Callable[[exp.Select], Scope]) -> exp.Expression:
     """``tree`` with each hierarchical query block turned into a recursive WITH over its FROM item."""
+    for order in tree.find_all(exp.Order):
+        if order.args.get("siblings") and (not isinstance(order.parent, exp.Select)
+                                           or order.parent.args.get("connect") is None):
+            raise error(ERR_ORDER_SIBLINGS_NOT_ALLOWED)
     for block in [b for b in tree.find_all(exp.Select) if b.args.get("connect") is not None]:
         replaced = _rewrite_block(block, scope_for(block))
         if block is tree:
@@ -168,9 +174,6 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
     if siblings or (order is None and not grouped):   # the hierarchy's order, unless rows are grouped
         block.set("order", exp.Order(expressions=[exp.Ordered(this=_col(_ORD, alias))]) if not grouped else None)
     return block
-
-
-CHILD = "__C"
 
 
 def _qualified(node: exp.Expression, table: str, *, every: bool) -> exp.Expression:

@@ -312,6 +312,8 @@ ERR_CONNECT_BY_LOOP = ErrorSpec(1436, "CONNECT BY loop in user data",
                                 "a row is its own ancestor: add NOCYCLE (CONNECT_BY_ISCYCLE shows where) or fix the data")
 ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE = ErrorSpec(
     30930, "NOCYCLE keyword is required with CONNECT_BY_ISCYCLE pseudocolumn", "write CONNECT BY NOCYCLE ...")
+ERR_ORDER_SIBLINGS_NOT_ALLOWED = ErrorSpec(30929, "ORDER SIBLINGS BY clause not allowed here",
+                                          "ORDER SIBLINGS BY belongs to a query with CONNECT BY; use ORDER BY")
 ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
                                             "give each JSON_TABLE column its own name, NESTED PATH columns included")
 ERR_JSON_TABLE_ORDINALITY = ErrorSpec(

@@ -146,7 +146,8 @@ class Translator:
             return self._plan_returning(tree)
         tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
         tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
-        if any(b.args.get("connect") is not None for b in tree.find_all(exp.Select)):
+        if any(n.args.get("connect") is not None or n.args.get("siblings")
+               for n in tree.find_all(exp.Select, exp.Order)):
             tree = connect_by.rewrite(tree, lambda block: self._scope_for(block.expressions[0]))
             self._scopes = {}
         for select in list(tree.find_all(exp.Select)):
