@@ -208,6 +208,28 @@ def test_on_empty_and_on_error_defaults_and_errors(conn) -> None:
           "ORA-01722")
 
 
+def test_the_table_s_on_error_and_on_empty_are_the_columns_defaults(conn) -> None:
+    assert rows(conn, "SELECT * FROM JSON_TABLE('{}', '$' NULL ON EMPTY COLUMNS (a PATH '$.a'))") == [(None,)]
+    fails(conn, "SELECT * FROM JSON_TABLE('{}', '$' ERROR ON ERROR ERROR ON EMPTY COLUMNS (a PATH '$.a'))",
+          "ORA-40462")
+    assert rows(conn, "SELECT * FROM JSON_TABLE('{}', '$' ERROR ON EMPTY COLUMNS (a PATH '$.a' NULL ON EMPTY))") \
+        == [(None,)]
+
+
+def test_the_json_developer_s_guide_forms(conn) -> None:
+    """As the guide writes them: no row path (it is '$'), columns without PATH or type, dot-notation NESTED
+    paths, and ``AS "JT"`` after the JSON_TABLE (Oracle takes AS there, not before a table's alias)."""
+    doc = {"id": 1, "name": "Ann", "orders": [{"status": "open", "lineitems": [{"quantity": 2, "price": 1.5}]}]}
+    got = rows(conn, "SELECT c.* FROM JSON_TABLE(:d COLUMNS (id, name, NESTED orders[*] COLUMNS (status, "
+                     "NESTED lineitems[*] COLUMNS (quantity NUMBER, price NUMBER)))) AS \"JT\", dual, "
+                     "JSON_TABLE(:d COLUMNS (name)) c", {"d": json.dumps(doc)})
+    assert got == [("Ann",)]
+    assert rows(conn, "SELECT jt.* FROM JSON_TABLE(:d COLUMNS (id, name, NESTED orders[*] COLUMNS (status, "
+                      "NESTED lineitems[*] COLUMNS (quantity NUMBER, price NUMBER)))) AS \"JT\"",
+                {"d": json.dumps(doc)}) == [("1", "Ann", "open", 2, 1.5)]
+    fails(conn, "SELECT o.id FROM orders AS o", "ORA-00933")
+
+
 # --------------------------------------------------------------------------- in queries, views and writes
 
 def test_json_table_columns_work_everywhere_a_column_does(conn) -> None:
@@ -310,7 +332,6 @@ def test_a_nearest_rows_search_unnests_its_rows_tags(conn) -> None:
     ("SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (a BOOLEAN PATH '$.a'))", "ORA-03001", "BOOLEAN"),
     ("SELECT * FROM JSON_TABLE('[1]', '$[0 to 1]' COLUMNS (a PATH '$'))", "ORA-03001", "[0 to 1]"),
     ("SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (a PATH '$.a?(@ > 1)'))", "ORA-03001", "JSON path"),
-    ("SELECT * FROM JSON_TABLE('{}', '$' ERROR ON EMPTY COLUMNS (a PATH '$.a'))", "ORA-03001", "ON EMPTY"),
 ])
 def test_mistakes_and_what_lite_lacks_are_named(conn, sql: str, code: str, fragment: str) -> None:
     assert fragment in fails(conn, sql, code)

@@ -141,6 +141,7 @@ def check(sql: str) -> list[Token]:
     clause: dict[int, str] = {0: ""}
     owner: dict[int, str] = {0: ""}
     prev: Token | None = None
+    closed: str | None = None   # the call the last ')' closed
     for i, tok in enumerate(tokens):
         text = tok.text.upper()
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -177,12 +178,13 @@ def check(sql: str) -> list[Token]:
             owner[depth] = prev.text.upper() if prev is not None else ""
         elif tok.token_type == TokenType.R_PAREN:
             clause.pop(depth, None)
-            owner.pop(depth, None)
+            closed = owner.pop(depth, None)
             depth = max(depth - 1, 0)
         elif tok.token_type in _CLAUSE_TOKENS:
             clause[depth] = _CLAUSE_TOKENS[tok.token_type]
-        elif tok.token_type == TokenType.ALIAS and clause.get(depth) == "FROM":
-            raise error(ERR_AS_BEFORE_TABLE_ALIAS)
+        elif tok.token_type == TokenType.ALIAS and clause.get(depth) == "FROM" \
+                and not (prev is not None and prev.token_type == TokenType.R_PAREN and closed == "JSON_TABLE"):
+            raise error(ERR_AS_BEFORE_TABLE_ALIAS)   # JSON_TABLE(...) AS jt is Oracle's (its reference writes it)
         prev = tok
     return tokens
 

@@ -59,26 +59,28 @@ _DEFAULT_LENGTH = 4000   # VARCHAR2(4000), a column's type when none is given
 def spec(node: exp.JSONTable) -> dict[str, Any]:
     """The JSON_TABLE's row path, error handling and columns as the plain data :func:`rows` reads.
 
-    Raises ORA-00957 for a column name used twice, the ordinality error for a
-    second FOR ORDINALITY in one COLUMNS clause, and ORA-03001 for what lite
-    does not evaluate (a column type other than NUMBER, VARCHAR2, CHAR, CLOB,
-    DATE and TIMESTAMP; a path lite cannot read; ON EMPTY at the table level).
+    The table's ON ERROR and ON EMPTY are the columns' defaults. Raises
+    ORA-00957 for a column name used twice, the ordinality error for a second
+    FOR ORDINALITY in one COLUMNS clause, and ORA-03001 for what lite does not
+    evaluate (a column type other than NUMBER, VARCHAR2, CHAR, CLOB, DATE and
+    TIMESTAMP; a path lite cannot read).
     """
-    if node.args.get("empty_handling"):
-        raise error(ERR_UNSUPPORTED, construct="JSON_TABLE ... ON EMPTY at the table level (write it on the columns)")
     table_error = "ERROR" if str(node.args.get("error_handling") or "").upper().startswith("ERROR") else "NULL"
+    empty = str(node.args.get("empty_handling") or "").upper()
+    table_empty = ["ERROR", None] if empty.startswith("ERROR") else ["NULL", None] if empty else None
     names: set[str] = set()
-    level = _level(_path(node.args.get("path")), node.args["schema"], table_error, names, [0])
+    level = _level(_path(node.args.get("path")), node.args["schema"], (table_error, table_empty), names, [0])
     return {"error": table_error, "level": level}
 
 
-def _level(path: str, schema: exp.Expression, table_error: str, names: set[str], counter: list[int]) -> dict:
+def _level(path: str, schema: exp.Expression, table: tuple[str, list | None], names: set[str],
+           counter: list[int]) -> dict:
     items: list[dict] = []
     ordinality = 0
     for column in schema.expressions:
         if column.args.get("nested_schema") is not None:
             items.append({"nested": _level(_path(column.args.get("path")), column.args["nested_schema"],
-                                           table_error, names, counter)})
+                                           table, names, counter)})
             continue
         name = _name(column.this)
         if name in names:
@@ -99,8 +101,8 @@ def _level(path: str, schema: exp.Expression, table_error: str, names: set[str],
         item["kind"] = "exists" if column.args.get("exists") else \
             "query" if column.args.get("format_json") else "value"
         item["wrapper"] = int(column.args.get("wrapper") or 0)
-        item["on_error"] = _handling(column.args.get("on_error")) or [table_error, None]
-        item["on_empty"] = _handling(column.args.get("on_empty"))
+        item["on_error"] = _handling(column.args.get("on_error")) or [table[0], None]
+        item["on_empty"] = _handling(column.args.get("on_empty")) or table[1]
         items.append(item)
     return {"path": path, "items": items}
 
