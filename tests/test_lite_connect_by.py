@@ -121,6 +121,18 @@ def test_a_row_generator_from_dual(conn) -> None:
         == [("01-30",), ("01-31",), ("02-01",)]
 
 
+def test_tutorial_forms_prior_in_an_expression_and_level_in_a_path(conn) -> None:
+    """Forms from Oracle tutorials: PRIOR inside an expression of the select list, CONNECT_BY_ROOT of an
+    expression, SYS_CONNECT_BY_PATH of LEVEL, a path trimmed with LTRIM."""
+    got = run(conn, "SELECT empno, ename || ' reports to ' || PRIOR ename, CONNECT_BY_ROOT (ename || '_' || empno), "
+                    "LTRIM(SYS_CONNECT_BY_PATH(LEVEL, '>'), '>') FROM staff START WITH empno = 1 "
+                    "CONNECT BY PRIOR empno = mgr ORDER SIBLINGS BY empno")
+    root = STAFF[0]
+    assert got == [(row[0], row[1] + " reports to " + (chain[-2][1] if level > 1 else ""),
+                    f"{root[1]}_{root[0]}", ">".join(str(i) for i in range(1, level + 1)))
+                   for row, level, chain in model(STAFF, lambda r: r[0] == 1)]
+
+
 def test_a_correlated_hierarchy_counts_each_row_s_team(conn) -> None:
     got = run(conn, "SELECT s.empno, (SELECT COUNT(*) FROM staff x START WITH x.empno = s.empno "
                     "CONNECT BY PRIOR x.empno = x.mgr) FROM staff s ORDER BY s.empno")

@@ -94,11 +94,11 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
     for prior in list(condition.find_all(exp.Prior)):
         prior.replace(_qualified(prior.this.copy(), PARENT, every=True))
     child_level = exp.Add(this=_col(_LEVEL, PARENT), expression=exp.Literal.number(1))
-    _replace_level(condition, child_level)
+    condition = _replace_level(condition, child_level)
     start = connect.args.get("start")
     start = start.copy() if start is not None else None
     if start is not None:
-        _replace_level(start, exp.Literal.number(1))
+        start = _replace_level(start, exp.Literal.number(1))
 
     # the select list, WHERE, GROUP BY, HAVING and ORDER BY read the carried columns of the current row
     if any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star))
@@ -141,6 +141,9 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
                                 expression=exp.Literal.number(1))
             column.replace(_flag(_children(item, alias, condition, seen_again), when=1, otherwise=0))
 
+    # LEVEL inside SYS_CONNECT_BY_PATH(LEVEL, ...) or CONNECT_BY_ROOT: the root's 1, the child's level
+    carried = [(name, _replace_level(root, exp.Literal.number(1)), _replace_level(child, child_level))
+               for name, root, child in carried]
     order = block.args.get("order")
     siblings = [o for o in order.expressions] if order is not None and order.args.get("siblings") else []
     roots = exp.select(*_row(alias, columns, exp.Literal.number(1),
@@ -225,11 +228,15 @@ def _flag(test: exp.Expression, *, when: int, otherwise: int) -> exp.Expression:
     return exp.Case(ifs=[exp.If(this=test, true=exp.Literal.number(when))], default=exp.Literal.number(otherwise))
 
 
-def _replace_level(node: exp.Expression, value: exp.Expression) -> None:
+def _replace_level(node: exp.Expression, value: exp.Expression) -> exp.Expression:
+    """``node`` with each bare LEVEL replaced by ``value`` (in place; the node itself when it is LEVEL)."""
     for column in list(node.find_all(exp.Column)):
         if column.args.get("table") is None and isinstance(column.this, exp.Identifier) \
                 and not column.this.quoted and column.name.upper() == "LEVEL":
+            if column is node:
+                return value.copy()
             column.replace(value.copy())
+    return node
 
 
 def _row(alias: str, columns: list[str], level: exp.Expression, keys: exp.Expression, order: exp.Expression,
