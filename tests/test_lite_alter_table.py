@@ -1,10 +1,13 @@
-"""ALTER TABLE ... ADD in lite (ddl._alter_table): the vector-search guides' first step, with Oracle's rules.
+"""ALTER TABLE ... ADD, DROP COLUMN, RENAME COLUMN and RENAME TO in lite (ddl._alter_table, alter_columns.py).
 
 Oracle's AI Vector Search guides add an embedding column to a table that
 already has rows and fill it with an UPDATE; these tests take that path end
 to end (dictionary, cached plans, the pruned nearest-rows search) and hold
 the added columns to Oracle's rules: the DEFAULT fills existing rows, NOT
 NULL without a DEFAULT needs an empty table, a failed statement adds nothing.
+Dropping and renaming follow the SQL Reference's ALTER TABLE: what depends on
+a dropped column goes with it, a renamed column or table keeps its rows,
+constraints, indexes and comments.
 """
 
 from __future__ import annotations
@@ -82,9 +85,14 @@ def test_not_null_without_default_needs_an_empty_table(conn) -> None:
     ("ALTER TABLE docs ADD (fresh NUMBER CHECK (fresh > 0))", 3001, "on a column added by ALTER TABLE"),
     ("ALTER TABLE docs ADD (fresh NUMBER GENERATED ALWAYS AS IDENTITY)", 3001, "on a column added by ALTER TABLE"),
     ("ALTER TABLE docs ADD (fresh DATE DEFAULT SYSDATE)", 3001, "constant defaults only"),
-    ("ALTER TABLE docs DROP COLUMN body", 3001, "ALTER TABLE ... DROP COLUMN"),
     ("ALTER TABLE docs ADD CONSTRAINT docs_uk UNIQUE (body)", 3001, "ALTER TABLE ... ADD CONSTRAINT"),
-    ("ALTER TABLE docs RENAME COLUMN body TO text", 3001, "ALTER TABLE ..."),
+    ("ALTER TABLE docs MODIFY (body VARCHAR2(200))", 3001, "MODIFY"),
+    ("ALTER TABLE docs DROP COLUMN nope", 904, '"NOPE"'),
+    ("ALTER TABLE docs DROP (body, nope)", 904, '"NOPE"'),
+    ("ALTER TABLE docs DROP (id, body)", 12983, "cannot drop all columns"),
+    ("ALTER TABLE docs DROP COLUMN id", 3001, "primary key column"),
+    ("ALTER TABLE docs RENAME COLUMN nope TO other", 904, '"NOPE"'),
+    ("ALTER TABLE docs RENAME COLUMN body TO id", 957, "duplicate column name (ID)"),
 ])
 def test_refusals_name_the_problem_and_add_nothing(conn, sql: str, code: int, fragment: str) -> None:
     before = columns(conn)
@@ -93,3 +101,105 @@ def test_refusals_name_the_problem_and_add_nothing(conn, sql: str, code: int, fr
     assert info.value.args[0].code == code and fragment in str(info.value), str(info.value)
     assert columns(conn) == before
     assert len(run(conn, "SELECT * FROM docs WHERE id = 1")[0]) == len(before)
+
+
+def test_drop_the_vector_column_again_and_add_it_back(conn) -> None:
+    """The guides' column, dropped: its vector index and comment go, a cached SELECT * sees the table as it
+    is, the column ids close up, and the column can be added again."""
+    run(conn, "ALTER TABLE docs ADD (embedding VECTOR(3, FLOAT32), note VARCHAR2(10))")
+    run(conn, "UPDATE docs SET embedding = TO_VECTOR('[' || id || ', 1, 0]'), note = 'n' || id")
+    run(conn, "CREATE VECTOR INDEX docs_vx ON docs (embedding) ORGANIZATION NEIGHBOR PARTITIONS DISTANCE COSINE")
+    run(conn, "COMMENT ON COLUMN docs.embedding IS 'the vector'")
+    assert len(run(conn, "SELECT * FROM docs WHERE id = 1")[0]) == 4
+    run(conn, "ALTER TABLE docs DROP COLUMN embedding")
+    assert run(conn, "SELECT * FROM docs WHERE id = 1") == [(1, "doc 1", "n1")]
+    assert run(conn, "SELECT column_name, column_id FROM user_tab_columns WHERE table_name = 'DOCS' "
+                     "ORDER BY column_id") == [("ID", 1), ("BODY", 2), ("NOTE", 3)]
+    assert run(conn, "SELECT index_name FROM user_indexes WHERE table_name = 'DOCS'") == []
+    assert run(conn, "SELECT COUNT(*) FROM user_col_comments WHERE table_name = 'DOCS' "
+                     "AND comments IS NOT NULL") == [(0,)]
+    run(conn, "ALTER TABLE docs ADD (embedding VECTOR(3, FLOAT32))")
+    assert run(conn, "SELECT COUNT(embedding) FROM docs") == [(0,)]
+
+
+def test_drop_takes_the_column_s_indexes_checks_and_not_null_with_it(conn) -> None:
+    run(conn, "CREATE TABLE items (id NUMBER PRIMARY KEY, a NUMBER NOT NULL, b NUMBER, c VARCHAR2(20), "
+              "CONSTRAINT ab_ck CHECK (a < b), CONSTRAINT b_ck CHECK (b > 0))")
+    run(conn, "INSERT INTO items VALUES (1, 1, 2, 'red pen')")
+    run(conn, "CREATE INDEX items_ab ON items (a, b)")
+    run(conn, "CREATE INDEX items_c_tx ON items (c) INDEXTYPE IS CTXSYS.CONTEXT")
+    with pytest.raises(oracledb.DatabaseError) as info:   # AB_CK also names B
+        run(conn, "ALTER TABLE items DROP COLUMN a")
+    assert info.value.args[0].code == 12991
+    run(conn, "ALTER TABLE items DROP COLUMN a CASCADE CONSTRAINTS")
+    assert run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name = 'ITEMS' "
+                     "AND constraint_type = 'C' ORDER BY 1") == [("B_CK",)]
+    assert run(conn, "SELECT index_name FROM user_indexes WHERE table_name = 'ITEMS' ORDER BY 1") == [("ITEMS_C_TX",)]
+    run(conn, "INSERT INTO items (id, b, c) VALUES (2, 5, 'blue ink')")   # A's NOT NULL went with it
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "INSERT INTO items (id, b) VALUES (3, -1)")   # B's own CHECK stays
+    assert info.value.args[0].code == 2290
+    assert run(conn, "SELECT id FROM items WHERE CONTAINS(c, 'pen') > 0") == [(1,)]
+    run(conn, "ALTER TABLE items DROP (c)")
+    assert run(conn, "SELECT * FROM items ORDER BY id") == [(1, 2), (2, 5)]
+    assert run(conn, "SELECT COUNT(*) FROM user_indexes WHERE table_name = 'ITEMS'") == [(0,)]
+
+
+def test_a_referenced_key_cannot_be_dropped(conn) -> None:
+    run(conn, "CREATE TABLE notes (id NUMBER PRIMARY KEY, doc_id NUMBER REFERENCES docs (id))")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "ALTER TABLE docs DROP COLUMN id")
+    assert info.value.args[0].code == 12992
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "ALTER TABLE notes DROP COLUMN doc_id")
+    assert info.value.args[0].code == 3001 and "foreign key column" in str(info.value)
+
+
+def test_rename_a_column_keeps_rows_constraints_indexes_and_comment(conn) -> None:
+    run(conn, "CREATE TABLE people (id NUMBER PRIMARY KEY, name VARCHAR2(20) NOT NULL, age NUMBER DEFAULT ON NULL 0)")
+    run(conn, "INSERT INTO people (id, name) VALUES (1, 'Ann')")
+    run(conn, "CREATE INDEX people_name ON people (name)")
+    run(conn, "COMMENT ON COLUMN people.name IS 'given name'")
+    run(conn, "CREATE VIEW adults AS SELECT name FROM people WHERE age >= 18")
+    run(conn, "ALTER TABLE people RENAME COLUMN name TO full_name")
+    run(conn, "ALTER TABLE people RENAME COLUMN age TO years")
+    assert run(conn, "SELECT full_name, years FROM people") == [("Ann", 0)]
+    assert run(conn, "SELECT comments FROM user_col_comments WHERE table_name = 'PEOPLE' AND column_name = 'FULL_NAME'") \
+        == [("given name",)]
+    assert run(conn, "SELECT search_condition FROM user_constraints WHERE table_name = 'PEOPLE' "
+                     "AND constraint_type = 'C'") == [('"FULL_NAME" IS NOT NULL',)]
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "INSERT INTO people (id, full_name) VALUES (2, NULL)")
+    assert "FULL_NAME" in str(info.value)
+    with pytest.raises(oracledb.DatabaseError) as info:   # DEFAULT ON NULL's trigger, written again
+        run(conn, "UPDATE people SET years = NULL")
+    assert info.value.args[0].code == 1407 and '"PEOPLE"."YEARS"' in str(info.value)
+    with pytest.raises(oracledb.DatabaseError) as info:   # the view reads a column the table no longer has
+        run(conn, "SELECT * FROM adults")
+    assert info.value.args[0].code == 904
+
+
+def test_rename_a_table_keeps_its_constraints_and_the_foreign_keys_to_it(conn) -> None:
+    run(conn, "CREATE TABLE notes (id NUMBER PRIMARY KEY, doc_id NUMBER NOT NULL REFERENCES docs (id))")
+    run(conn, "INSERT INTO notes VALUES (1, 1)")
+    run(conn, "ALTER TABLE docs RENAME TO papers")
+    assert run(conn, "SELECT COUNT(*) FROM papers") == [(40,)]
+    assert run(conn, "SELECT table_name FROM user_tables ORDER BY 1") == [("NOTES",), ("PAPERS",)]
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "SELECT * FROM docs")
+    assert info.value.args[0].code == 942
+    run(conn, "INSERT INTO notes VALUES (2, 2)")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "INSERT INTO notes VALUES (3, 99)")   # the foreign key now names PAPERS
+    assert info.value.args[0].code == 2291
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "DELETE FROM papers WHERE id = 1")
+    assert info.value.args[0].code == 2292
+    run(conn, "CREATE VIEW few AS SELECT id FROM papers WHERE id < 3")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "ALTER TABLE notes RENAME TO few")
+    assert info.value.args[0].code == 955
+    run(conn, "ALTER TABLE notes RENAME TO remarks")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "INSERT INTO remarks (id) VALUES (9)")
+    assert info.value.args[0].code == 1400 and '"REMARKS"."DOC_ID"' in str(info.value)

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from sqlglot import exp
 
-from . import catalog, ctas, sequences, views
+from . import alter_columns, catalog, ctas, sequences, views
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
     ERR_CONSTRAINT_NAME_USED, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
@@ -476,8 +476,11 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
     owner, table = table_ref(tree.this, conn.username)
     if not catalog.table_exists(con, owner, table):
         raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+    actions = tree.args.get("actions") or []
+    if len(actions) == 1 and isinstance(actions[0], (exp.Drop, exp.Command, exp.RenameColumn, exp.AlterRename)):
+        return _alter_columns(conn, owner, table, actions[0])
     items: list[exp.ColumnDef] = []
-    for action in tree.args.get("actions") or []:
+    for action in actions:
         for item in (action.expressions if isinstance(action, exp.Schema) else [action]):
             if not isinstance(item, exp.ColumnDef):
                 raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=" ".join(action.sql(dialect=Oracle).split())[:60])
@@ -532,6 +535,44 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
             catalog.record_constraints(con, owner, table,
                                        [(not_null or None, "C", [cname], f'"{cname}" IS NOT NULL', None)])
     return DdlResult("ALTER TABLE", owner, table)
+
+
+_DROP_LIST = re.compile(r"^\s*\((?P<names>[^()]*)\)\s*(?P<cascade>CASCADE\s+CONSTRAINTS)?\s*$", re.I)
+
+
+def _alter_columns(conn: DdlTarget, owner: str, table: str, action: exp.Expression) -> DdlResult:
+    """``ALTER TABLE t DROP COLUMN c | DROP (c, ...) [CASCADE CONSTRAINTS]``, ``RENAME COLUMN a TO b`` and
+    ``RENAME TO u`` (alter_columns.py); other actions of these shapes are refused by name."""
+    con, db = conn.sqlite, _db(conn, owner)
+    text = " ".join(action.sql(dialect=Oracle).split())[:60]
+    if isinstance(action, exp.Drop) and (action.args.get("kind") or "").upper() == "COLUMN":
+        names = [name_of(c.this) for c in action.args.get("tables") or []]
+        cascade = bool(action.args.get("constraints"))
+    elif isinstance(action, exp.Command) and action.name.upper() == "DROP" \
+            and _DROP_LIST.match(str(action.expression or "")):
+        match = _DROP_LIST.match(str(action.expression))
+        names = [n.strip()[1:-1] if n.strip().startswith('"') else n.strip().upper()
+                 for n in match.group("names").split(",")]
+        cascade = bool(match.group("cascade"))
+    elif isinstance(action, exp.RenameColumn):
+        alter_columns.rename_column(con, db, owner, table, name_of(action.this.this), name_of(action.args["to"].this))
+        return DdlResult("ALTER TABLE", owner, table)
+    elif isinstance(action, exp.AlterRename) and not action.this.args.get("db"):
+        new = name_of(action.this.this)
+        alter_columns.rename_table(con, db, owner, table, new)
+        return DdlResult("ALTER TABLE", owner, table)   # the old name's derived values go
+    else:
+        raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=text)
+    alter_columns.drop_columns(con, db, owner, table, names, cascade,
+                               lambda index_owner, index: _forget_index(conn, index_owner, index, owner, _index_type(
+                                   con, index_owner, index)))
+    return DdlResult("ALTER TABLE", owner, table)
+
+
+def _index_type(con: sqlite3.Connection, owner: str, name: str) -> str:
+    row = con.execute("SELECT INDEX_TYPE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?",
+                      (owner, name)).fetchone()
+    return row[0] if row else "NORMAL"
 
 
 _COMPOSITE_UNIQUE = re.compile(r'^(?:CONSTRAINT\s+"?(?P<name>[^"\s]+)"?\s+)?UNIQUE\s*\((?P<cols>"[^"]+"(?:,\s*"[^"]+")+)\)$',
@@ -897,12 +938,19 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
         if tree.args.get("exists"):
             return DdlResult("DROP INDEX")
         raise error(ERR_INDEX_DOES_NOT_EXIST)
-    con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
-    if row[2] == "DOMAIN":
-        catalog.drop_spatial_index_tables(con, _db(conn, row[0]), row[0], index=name)
-    if row[2] in ("NORMAL", "UNIQUE"):
-        con.execute(f'DROP INDEX IF EXISTS "{_db(conn, row[0])}"."{name}"')
+    _forget_index(conn, owner, name, row[0], row[2])
     return DdlResult("DROP INDEX", row[0], row[1])
+
+
+def _forget_index(conn: DdlTarget, owner: str, name: str, table_owner: str, index_type: str) -> None:
+    """Remove index ``owner.name`` (on a table of ``table_owner``): its catalog row, a spatial index's MDRT_…$
+    table, SQLite's B-tree of a plain index."""
+    con = conn.sqlite
+    con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
+    if index_type == "DOMAIN":
+        catalog.drop_spatial_index_tables(con, _db(conn, table_owner), table_owner, index=name)
+    if index_type in ("NORMAL", "UNIQUE"):
+        con.execute(f'DROP INDEX IF EXISTS "{_db(conn, table_owner)}"."{name}"')
 
 
 def _check_spatial_index(conn: DdlTarget, owner: str, table: str, col_names: list[str],

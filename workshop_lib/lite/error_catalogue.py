@@ -62,8 +62,8 @@ def passthrough(code: int, message: str, spec_for_hint: ErrorSpec | None = None)
 
 # ----------------------------------------------------------------------------- shared hint texts
 _HINT_SCHEMA = "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); run ws.seed() if SUPPLYCHAIN is missing"
-_HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns), CREATE/DROP INDEX, "
-                               "COMMENT ON and TRUNCATE")
+_HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns) | DROP COLUMN | "
+                               "RENAME COLUMN | RENAME TO, CREATE/DROP INDEX, COMMENT ON and TRUNCATE")
 _ODCI_INDEX_CREATE = "error occurred in the execution of ODCIINDEXCREATE routine"
 _ODCI_INDEX_START = "error in executing ODCIIndexStart() routine\nORA-20000: Oracle Text error:\n"
 
@@ -264,8 +264,9 @@ ERR_UNSUPPORTED = _unsupported("{construct}")   # a construct named by sqlglot o
 ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEMENT)
 ERR_UNSUPPORTED_ALTER_TABLE = _unsupported(
     "ALTER TABLE ... {action}",
-    "lite adds columns: ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...); for any other change create "
-    "the new table and copy the rows with INSERT INTO new_t SELECT ... FROM t")
+    "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), DROP COLUMN c, DROP (c, ...), "
+    "RENAME COLUMN a TO b and RENAME TO u; for any other change create the new table and copy the rows with "
+    "INSERT INTO new_t SELECT ... FROM t")
 ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT = _unsupported(
     "{constraint} on a column added by ALTER TABLE",
     "add the column with its type, DEFAULT and NOT NULL; for uniqueness create a unique index on it afterwards")
@@ -314,6 +315,15 @@ ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE = ErrorSpec(
     30930, "NOCYCLE keyword is required with CONNECT_BY_ISCYCLE pseudocolumn", "write CONNECT BY NOCYCLE ...")
 ERR_ORDER_SIBLINGS_NOT_ALLOWED = ErrorSpec(30929, "ORDER SIBLINGS BY clause not allowed here",
                                           "ORDER SIBLINGS BY belongs to a query with CONNECT BY; use ORDER BY")
+ERR_CANNOT_DROP_ALL_COLUMNS = ErrorSpec(12983, "cannot drop all columns in a table",
+                                       "drop the table instead: DROP TABLE t")
+ERR_DROP_MULTI_COLUMN_CONSTRAINT = ErrorSpec(
+    12991, "column is referenced in a multi-column constraint",
+    "drop its other columns with it, or add CASCADE CONSTRAINTS to drop the constraint too")
+ERR_RENAMED_COLUMN_EXISTS = ErrorSpec(957, "duplicate column name ({name})",
+                                      "the table already has a column {name}: choose another name")
+ERR_DROP_PARENT_KEY = ErrorSpec(12992, "cannot drop parent key column",
+                                "a foreign key references this key: drop the referencing table first")
 ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
                                             "give each JSON_TABLE column its own name, NESTED PATH columns included")
 ERR_JSON_TABLE_ORDINALITY = ErrorSpec(

@@ -1,0 +1,213 @@
+"""ALTER TABLE ... DROP COLUMN, RENAME COLUMN and RENAME TO in lite, with Oracle's rules (SQL Reference, ALTER TABLE).
+
+SQLite does each of these itself (its RENAME COLUMN and RENAME TO rewrite the
+table's indexes, triggers and foreign keys; its DROP COLUMN rewrites the rows);
+this module checks what Oracle checks first, moves lite's own objects out of
+SQLite's way (a dropped column's indexes, Oracle Text, vector and spatial
+indexes, and the triggers lite wrote for it) and keeps the catalog (LITECAT)
+in step: column positions, comments, constraints and indexes. A view that reads
+a dropped or renamed column fails when it is next used, as Oracle's does.
+
+A table-level CHECK constraint on a dropped column goes too (SQLite's
+documented way of removing one: the table's schema text is rewritten). What
+SQLite cannot drop without rebuilding the table, and Oracle drops with the
+column, is refused by name (ORA-03001): a primary key, unique or foreign key
+column.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Callable
+
+from . import catalog
+from .error_catalogue import (
+    ERR_CANNOT_DROP_ALL_COLUMNS, ERR_DROP_MULTI_COLUMN_CONSTRAINT, ERR_DROP_PARENT_KEY, ERR_RENAMED_COLUMN_EXISTS,
+    ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED, ERR_UNSUPPORTED, error,
+)
+
+
+def _constraints_on(con: sqlite3.Connection, owner: str, table: str) -> dict[str, tuple[str, list[str]]]:
+    """Constraint name -> (type P|U|R|C, its columns) for ``owner.table``."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for name, kind, column in con.execute(
+            "SELECT c.CONSTRAINT_NAME, c.CONSTRAINT_TYPE, k.COLUMN_NAME FROM LITECAT.CONSTRAINTS c "
+            "LEFT JOIN LITECAT.CONS_COLUMNS k ON k.OWNER = c.OWNER AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME "
+            "WHERE c.OWNER = ? AND c.TABLE_NAME = ? ORDER BY k.POSITION", (owner, table)):
+        found.setdefault(name, (kind, []))[1].extend([column] if column else [])
+    return found
+
+
+def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names: list[str], cascade: bool,
+                 drop_index: Callable[[str, str], None]) -> None:
+    """``ALTER TABLE t DROP COLUMN c`` / ``DROP (c1, c2) [CASCADE CONSTRAINTS]``.
+
+    Oracle's checks, in its order: a name the table lacks is ORA-00904, all of
+    its columns ORA-12983, a column of a key another constraint references
+    ORA-12992 and one of a multi-column constraint ORA-12991 (both unless
+    CASCADE CONSTRAINTS, which lite refuses where it would drop more than the
+    column's own constraints). Then the column's indexes (``drop_index(owner,
+    name)``), lite's triggers for it, its comment and constraints (a
+    table-level CHECK on it too) go, and SQLite drops it; the rest of the
+    columns move up.
+    """
+    columns = list(catalog.column_types(con, owner, table))
+    for name in names:
+        if name not in columns:
+            raise error(ERR_INVALID_IDENTIFIER, name=name)
+    if set(columns) <= set(names):
+        raise error(ERR_CANNOT_DROP_ALL_COLUMNS)
+    constraints = _constraints_on(con, owner, table)
+    dropped = set(names)
+    for cname, (kind, cols) in constraints.items():
+        if not dropped & set(cols):
+            continue
+        if kind in ("P", "U") and con.execute(
+                "SELECT 1 FROM LITECAT.CONSTRAINTS WHERE R_OWNER = ? AND R_CONSTRAINT_NAME = ?",
+                (owner, cname)).fetchone():
+            if not cascade:
+                raise error(ERR_DROP_PARENT_KEY)
+            raise error(ERR_UNSUPPORTED, construct="DROP COLUMN ... CASCADE CONSTRAINTS of a key other tables "
+                                                   "reference (lite cannot remove their foreign keys)")
+        if set(cols) - dropped and not cascade:
+            raise error(ERR_DROP_MULTI_COLUMN_CONSTRAINT)
+        if kind in ("P", "U", "R"):
+            what = {"P": "a primary key", "U": "a unique key", "R": "a foreign key"}[kind]
+            raise error(ERR_UNSUPPORTED, construct=f"DROP COLUMN of {what} column (constraint {cname}): lite cannot "
+                                                   f"remove a key from a table; create the new table and copy the rows")
+    sql = con.execute(f"SELECT sql FROM \"{db}\".sqlite_master WHERE type = 'table' AND name = ?",
+                      (table,)).fetchone()[0]
+    checks = [item for item in _table_constraint_items(sql) if dropped & _named_columns(item, columns)]
+    for item in checks:
+        if _named_columns(item, columns) - dropped and not cascade:
+            raise error(ERR_DROP_MULTI_COLUMN_CONSTRAINT)
+    if checks:
+        _remove_items(con, db, table, sql, checks)
+    indexes = con.execute("SELECT OWNER, INDEX_NAME, COLUMN_NAMES FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? "
+                          "AND TABLE_NAME = ?", (owner, table)).fetchall()
+    for index_owner, index, cols in indexes:
+        if dropped & set(cols.split(",")):
+            drop_index(index_owner, index)   # Oracle drops an index on a dropped column, composite ones too
+    for trigger, body in con.execute(f"SELECT name, sql FROM \"{db}\".sqlite_master WHERE type = 'trigger' "
+                                     f"AND tbl_name = ?", (table,)).fetchall():
+        if any(trigger.startswith(f"{table}__{c}__") or f'"{c}"' in body for c in names):
+            con.execute(f'DROP TRIGGER "{db}"."{trigger}"')
+    for name in names:
+        con.execute(f'ALTER TABLE "{db}"."{table}" DROP COLUMN "{name}"')
+        position = con.execute("SELECT COLUMN_ID FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ? "
+                               "AND COLUMN_NAME = ?", (owner, table, name)).fetchone()[0]
+        for target in ("COLUMNS", "COL_COMMENTS"):
+            con.execute(f"DELETE FROM LITECAT.{target} WHERE OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+                        (owner, table, name))
+        con.execute("UPDATE LITECAT.COLUMNS SET COLUMN_ID = COLUMN_ID - 1 WHERE OWNER = ? AND TABLE_NAME = ? "
+                    "AND COLUMN_ID > ?", (owner, table, position))
+    for cname, (_, cols) in constraints.items():
+        if dropped & set(cols):
+            for target in ("CONSTRAINTS", "CONS_COLUMNS"):
+                con.execute(f"DELETE FROM LITECAT.{target} WHERE OWNER = ? AND CONSTRAINT_NAME = ?", (owner, cname))
+
+
+def _named_columns(item: str, columns: list[str]) -> set[str]:
+    """The table's columns a CHECK constraint's text names (quoted as lite writes them, or as the user did)."""
+    text = re.sub(r"'(?:[^']|'')*'", "''", item)   # not inside string literals
+    return {c for c in columns if f'"{c}"' in text or re.search(rf'(?<!["\w]){re.escape(c)}(?![\w"])', text, re.I)}
+
+
+def _remove_items(con: sqlite3.Connection, db: str, table: str, sql: str, items: list[str]) -> None:
+    """Take table-level CHECK constraints out of the table's definition: SQLite's documented procedure for
+    removing a CHECK constraint (ALTER TABLE, "making other kinds of table schema changes"): the schema text
+    is rewritten and its version moved on; the stored rows do not change."""
+    body_start, body_end = sql.index("(") + 1, sql.rindex(")")
+    kept = [item for item in _items(sql[body_start:body_end]) if item not in items]
+    rewritten = sql[:body_start] + "\n  " + ",\n  ".join(kept) + "\n" + sql[body_end:]
+    version = con.execute(f'PRAGMA "{db}".schema_version').fetchone()[0]
+    con.execute("PRAGMA writable_schema = ON")
+    try:
+        con.execute(f"UPDATE \"{db}\".sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+                    (rewritten, table))
+        con.execute(f'PRAGMA "{db}".schema_version = {version + 1}')
+    finally:
+        con.execute("PRAGMA writable_schema = OFF")
+
+
+def _items(body: str) -> list[str]:
+    """The top-level comma-separated items of a CREATE TABLE's parenthesised body."""
+    items, depth, start, quote = [], 0, 0, ""
+    for i, ch in enumerate(body):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(body[start:i].strip())
+            start = i + 1
+    items.append(body[start:].strip())
+    return items
+
+
+def _table_constraint_items(sql: str) -> list[str]:
+    """The table-level CHECK constraints of a CREATE TABLE text (top-level items that are not columns)."""
+    items = _items(sql[sql.index("(") + 1:sql.rindex(")")])
+    return [item for item in items if re.match(r"(CONSTRAINT\s+\S+\s+)?CHECK\b", item, re.I)]
+
+
+def rename_column(con: sqlite3.Connection, db: str, owner: str, table: str, old: str, new: str) -> None:
+    """``ALTER TABLE t RENAME COLUMN old TO new``: ORA-00904 for a name the table lacks, ORA-00957 for one it
+    has; SQLite renames it in the table, its indexes, triggers and foreign keys, the catalog follows, and the
+    triggers lite wrote for the column are written again (their names and messages carry the column's)."""
+    columns = catalog.column_types(con, owner, table)
+    if old not in columns:
+        raise error(ERR_INVALID_IDENTIFIER, name=old)
+    if new in columns:
+        raise error(ERR_RENAMED_COLUMN_EXISTS, name=new)
+    con.execute(f'ALTER TABLE "{db}"."{table}" RENAME COLUMN "{old}" TO "{new}"')
+    for target in ("COLUMNS", "COL_COMMENTS", "CONS_COLUMNS"):
+        con.execute(f"UPDATE LITECAT.{target} SET COLUMN_NAME = ? WHERE OWNER = ? AND TABLE_NAME = ? "
+                    f"AND COLUMN_NAME = ?", (new, owner, table, old))
+    con.execute(f"UPDATE LITECAT.{catalog.SDO_METADATA_TABLE} SET COLUMN_NAME = ? WHERE OWNER = ? AND TABLE_NAME = ? "
+                "AND COLUMN_NAME = ?", (new, owner, table, old))
+    con.execute("UPDATE LITECAT.CONSTRAINTS SET SEARCH_CONDITION = ? WHERE OWNER = ? AND TABLE_NAME = ? "
+                "AND SEARCH_CONDITION = ?", (f'"{new}" IS NOT NULL', owner, table, f'"{old}" IS NOT NULL'))
+    for index, cols in con.execute("SELECT INDEX_NAME, COLUMN_NAMES FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? "
+                                   "AND TABLE_NAME = ?", (owner, table)).fetchall():
+        renamed = ",".join(new if c == old else c for c in cols.split(","))
+        if renamed != cols:
+            con.execute("UPDATE LITECAT.INDEXES SET COLUMN_NAMES = ? WHERE TABLE_OWNER = ? AND INDEX_NAME = ?",
+                        (renamed, owner, index))
+    _rewrite_triggers(con, db, table, f"{table}__{old}__", f"{table}__{new}__",
+                      f'"{owner}"."{table}"."{old}"', f'"{owner}"."{table}"."{new}"')
+
+
+def rename_table(con: sqlite3.Connection, db: str, owner: str, table: str, new: str) -> None:
+    """``ALTER TABLE t RENAME TO u``: ORA-00955 for a name the schema uses; SQLite renames the table (its
+    indexes, triggers and the foreign keys that reference it follow), the catalog follows, and lite's
+    triggers, whose names and messages carry the table's name, are written again."""
+    if catalog.name_used(con, owner, new):
+        raise error(ERR_NAME_ALREADY_USED)
+    con.execute(f'ALTER TABLE "{db}"."{table}" RENAME TO "{new}"')
+    for target in ("TABLES", "COLUMNS", "TAB_COMMENTS", "COL_COMMENTS", "CONSTRAINTS", "CONS_COLUMNS",
+                   catalog.SDO_METADATA_TABLE):
+        con.execute(f"UPDATE LITECAT.{target} SET TABLE_NAME = ? WHERE OWNER = ? AND TABLE_NAME = ?",
+                    (new, owner, table))
+    con.execute("UPDATE LITECAT.INDEXES SET TABLE_NAME = ? WHERE TABLE_OWNER = ? AND TABLE_NAME = ?",
+                (new, owner, table))
+    _rewrite_triggers(con, db, new, f"{table}__", f"{new}__", f'"{owner}"."{table}".', f'"{owner}"."{new}".')
+
+
+def _rewrite_triggers(con: sqlite3.Connection, db: str, table: str, old_prefix: str, new_prefix: str,
+                      old_text: str, new_text: str) -> None:
+    """Lite's triggers on ``table`` named ``old_prefix...``, again under ``new_prefix...`` with ``old_text``
+    in their bodies (an error message naming the column) replaced by ``new_text``."""
+    for trigger, body in con.execute(f"SELECT name, sql FROM \"{db}\".sqlite_master WHERE type = 'trigger' "
+                                     f"AND tbl_name = ?", (table,)).fetchall():
+        if not trigger.startswith(old_prefix):
+            continue
+        renamed = new_prefix + trigger[len(old_prefix):]
+        con.execute(f'DROP TRIGGER "{db}"."{trigger}"')
+        body = body.replace(old_text, new_text).replace(f'TRIGGER "{trigger}"', f'TRIGGER "{db}"."{renamed}"', 1)
+        con.execute(body)
