@@ -203,3 +203,24 @@ def test_rename_a_table_keeps_its_constraints_and_the_foreign_keys_to_it(conn) -
     with pytest.raises(oracledb.DatabaseError) as info:
         run(conn, "INSERT INTO remarks (id) VALUES (9)")
     assert info.value.args[0].code == 1400 and '"REMARKS"."DOC_ID"' in str(info.value)
+
+
+def test_a_table_renamed_after_a_vector_search_and_a_new_one_under_its_old_name(conn) -> None:
+    """The connection keeps a change log per table name for its vector caches: after a rename, writes to a
+    new table of the old name still reach the search (no stale matrix)."""
+    def nearest() -> list[tuple]:
+        return run(conn, "SELECT id FROM docs ORDER BY VECTOR_DISTANCE(v, TO_VECTOR('[1, 0]'), COSINE), id "
+                         "FETCH FIRST 2 ROWS ONLY")
+    run(conn, "ALTER TABLE docs ADD (v VECTOR(2, FLOAT32))")
+    run(conn, "UPDATE docs SET v = TO_VECTOR('[0, 1]')")
+    run(conn, "UPDATE docs SET v = TO_VECTOR('[1, 0]') WHERE id = 7")
+    assert nearest() == [(7,), (1,)]
+    run(conn, "ALTER TABLE docs RENAME TO old_docs")
+    run(conn, "CREATE TABLE docs (id NUMBER, v VECTOR(2, FLOAT32))")
+    run(conn, "INSERT INTO docs VALUES (1, TO_VECTOR('[0, 1]'))")
+    assert nearest() == [(1,)]
+    run(conn, "INSERT INTO docs VALUES (2, TO_VECTOR('[1, 0.1]'))")
+    assert nearest() == [(2,), (1,)]
+    run(conn, "UPDATE old_docs SET v = TO_VECTOR('[1, 0]') WHERE id = 3")
+    assert run(conn, "SELECT id FROM old_docs ORDER BY VECTOR_DISTANCE(v, TO_VECTOR('[1, 0]'), COSINE), id "
+                     "FETCH FIRST 2 ROWS ONLY") == [(3,), (7,)]

@@ -189,6 +189,12 @@ def rename_table(con: sqlite3.Connection, db: str, owner: str, table: str, new: 
     triggers, whose names and messages carry the table's name, are written again."""
     if catalog.name_used(con, owner, new):
         raise error(ERR_NAME_ALREADY_USED)
+    # The connection's TEMP change-log triggers would follow the table to its new name while the connection
+    # still files them under the old one (a new table of that name would go unlogged): drop them, the
+    # connection creates them again for whichever table it next reads (connection._tracked).
+    for (trigger,) in con.execute("SELECT name FROM sqlite_temp_master WHERE type = 'trigger' AND tbl_name = ?",
+                                  (table,)).fetchall():
+        con.execute(f'DROP TRIGGER temp."{trigger}"')
     con.execute(f'ALTER TABLE "{db}"."{table}" RENAME TO "{new}"')
     for target in ("TABLES", "COLUMNS", "TAB_COMMENTS", "COL_COMMENTS", "CONSTRAINTS", "CONS_COLUMNS",
                    catalog.SDO_METADATA_TABLE):
