@@ -85,7 +85,7 @@ def test_not_null_without_default_needs_an_empty_table(conn) -> None:
     ("ALTER TABLE docs ADD (fresh NUMBER CHECK (fresh > 0))", 3001, "on a column added by ALTER TABLE"),
     ("ALTER TABLE docs ADD (fresh NUMBER GENERATED ALWAYS AS IDENTITY)", 3001, "on a column added by ALTER TABLE"),
     ("ALTER TABLE docs ADD (fresh DATE DEFAULT SYSDATE)", 3001, "constant defaults only"),
-    ("ALTER TABLE docs ADD CONSTRAINT docs_uk UNIQUE (body)", 3001, "ALTER TABLE ... ADD CONSTRAINT"),
+    ("ALTER TABLE docs ADD CONSTRAINT docs_ck CHECK (body IS NOT NULL) DISABLE", 3001, "ADD CONSTRAINT"),
     ("ALTER TABLE docs MODIFY (body VARCHAR2(200))", 3001, "MODIFY"),
     ("ALTER TABLE docs DROP COLUMN nope", 904, '"NOPE"'),
     ("ALTER TABLE docs DROP (body, nope)", 904, '"NOPE"'),
@@ -224,3 +224,113 @@ def test_a_table_renamed_after_a_vector_search_and_a_new_one_under_its_old_name(
     run(conn, "UPDATE old_docs SET v = TO_VECTOR('[1, 0]') WHERE id = 3")
     assert run(conn, "SELECT id FROM old_docs ORDER BY VECTOR_DISTANCE(v, TO_VECTOR('[1, 0]'), COSINE), id "
                      "FETCH FIRST 2 ROWS ONLY") == [(3,), (7,)]
+
+
+# --------------------------------------------------------------------------- ADD CONSTRAINT
+
+
+def test_add_constraints_as_the_sample_schema_scripts_do(conn) -> None:
+    """hr_create.sql's way: tables first, then ADD (CONSTRAINT ... PRIMARY KEY, CONSTRAINT ... FOREIGN KEY);
+    each is enforced afterwards as if the table had been created with it, and listed as Oracle lists it."""
+    run(conn, "CREATE TABLE regions (region_id NUMBER, region_name VARCHAR2(25))")
+    run(conn, "CREATE TABLE countries (country_id CHAR(2), region_id NUMBER, name VARCHAR2(40))")
+    run(conn, "INSERT INTO regions VALUES (1, 'Europe')")
+    run(conn, "INSERT INTO countries VALUES ('UK', 1, 'United Kingdom')")
+    run(conn, "ALTER TABLE regions ADD (CONSTRAINT reg_id_pk PRIMARY KEY (region_id))")
+    run(conn, "ALTER TABLE countries ADD (CONSTRAINT countr_pk PRIMARY KEY (country_id), "
+              "CONSTRAINT countr_reg_fk FOREIGN KEY (region_id) REFERENCES regions (region_id))")
+    run(conn, "ALTER TABLE countries ADD CONSTRAINT countr_name_u UNIQUE (name)")
+    run(conn, "ALTER TABLE countries ADD CONSTRAINT countr_name_c CHECK (LENGTH(name) > 1)")
+    assert run(conn, "SELECT constraint_name, constraint_type, r_constraint_name FROM user_constraints "
+                     "WHERE table_name = 'COUNTRIES' ORDER BY 1") == [
+        ("COUNTR_NAME_C", "C", None), ("COUNTR_NAME_U", "U", None), ("COUNTR_PK", "P", None),
+        ("COUNTR_REG_FK", "R", "REG_ID_PK")]
+    assert columns(conn, "REGIONS")[0] == ("REGION_ID", "NUMBER", "N")
+
+    def fails(sql: str) -> int:
+        with pytest.raises(oracledb.DatabaseError) as info:
+            run(conn, sql)
+        return info.value.args[0].code
+    assert fails("INSERT INTO regions VALUES (1, 'Again')") == 1
+    assert fails("INSERT INTO regions VALUES (NULL, 'None')") == 1400
+    assert fails("INSERT INTO countries VALUES ('XX', 9, 'Nowhere')") == 2291
+    assert fails("INSERT INTO countries VALUES ('FR', 1, 'United Kingdom')") == 1
+    assert fails("INSERT INTO countries VALUES ('FR', 1, 'F')") == 2290
+    assert fails("DELETE FROM regions WHERE region_id = 1") == 2292
+    run(conn, "INSERT INTO countries VALUES ('FR', NULL, 'France')")   # a NULL key needs no parent
+
+
+def test_a_foreign_key_may_reference_the_key_the_same_statement_adds(conn) -> None:
+    run(conn, "CREATE TABLE staff (id NUMBER, manager_id NUMBER)")
+    run(conn, "INSERT INTO staff VALUES (1, NULL)")
+    run(conn, "INSERT INTO staff VALUES (2, 1)")
+    run(conn, "ALTER TABLE staff ADD (CONSTRAINT staff_mgr_fk FOREIGN KEY (manager_id) REFERENCES staff, "
+              "CONSTRAINT staff_pk PRIMARY KEY (id))")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "INSERT INTO staff VALUES (3, 42)")
+    assert info.value.args[0].code == 2291
+
+
+def test_a_composite_unique_key_treats_nulls_as_oracle_does(conn) -> None:
+    run(conn, "CREATE TABLE pairs (a NUMBER, b NUMBER)")
+    run(conn, "INSERT INTO pairs VALUES (NULL, NULL)")
+    run(conn, "INSERT INTO pairs VALUES (NULL, NULL)")
+    run(conn, "INSERT INTO pairs VALUES (1, NULL)")
+    run(conn, "ALTER TABLE pairs ADD CONSTRAINT pairs_u UNIQUE (a, b)")
+    run(conn, "INSERT INTO pairs VALUES (NULL, NULL)")   # all NULL: never a duplicate
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "INSERT INTO pairs VALUES (1, NULL)")   # the same non-NULL values, NULL in the same column
+    assert info.value.args[0].code == 1
+
+
+@pytest.mark.parametrize("setup, sql, code, fragment", [
+    ("INSERT INTO docs VALUES (41, NULL)", "ALTER TABLE docs ADD CONSTRAINT body_c CHECK (body LIKE 'doc%')", 0, ""),
+    ("INSERT INTO docs VALUES (41, 'x')", "ALTER TABLE docs ADD CONSTRAINT body_c CHECK (body LIKE 'doc%')", 2293,
+     "cannot validate (HR.BODY_C) - check constraint violated"),
+    ("INSERT INTO docs VALUES (41, 'doc 1')", "ALTER TABLE docs ADD CONSTRAINT body_u UNIQUE (body)", 2299,
+     "(HR.BODY_U) - duplicate keys found"),
+    ("CREATE TABLE t2 (k NUMBER)", "ALTER TABLE t2 ADD PRIMARY KEY (k)", 0, ""),
+    ("CREATE TABLE t2 (k NUMBER); INSERT INTO t2 VALUES (NULL)", "ALTER TABLE t2 ADD PRIMARY KEY (k)", 1449,
+     "NULL values"),
+    ("CREATE TABLE t2 (k NUMBER); INSERT INTO t2 VALUES (1); INSERT INTO t2 VALUES (1)",
+     "ALTER TABLE t2 ADD CONSTRAINT t2_pk PRIMARY KEY (k)", 2437, "(HR.T2_PK) - primary key violated"),
+    ("", "ALTER TABLE docs ADD CONSTRAINT docs_pk2 PRIMARY KEY (body)", 2260, "only one primary key"),
+    ("", "ALTER TABLE docs ADD CONSTRAINT docs_id_u UNIQUE (id)", 2261, "already exists"),
+    ("CREATE TABLE t2 (k NUMBER, d NUMBER); INSERT INTO t2 VALUES (1, 99)",
+     "ALTER TABLE t2 ADD CONSTRAINT t2_fk FOREIGN KEY (d) REFERENCES docs (id)", 2298, "(HR.T2_FK) - parent keys not found"),
+    ("CREATE TABLE t2 (k NUMBER, d VARCHAR2(100))",
+     "ALTER TABLE t2 ADD CONSTRAINT t2_fk FOREIGN KEY (d) REFERENCES docs (body)", 2270, "no matching unique"),
+    ("CREATE TABLE t2 (k NUMBER); CREATE TABLE t3 (k NUMBER)",
+     "ALTER TABLE t2 ADD CONSTRAINT t2_fk FOREIGN KEY (k) REFERENCES t3", 2268, "does not have a primary key"),
+    ("CREATE TABLE t2 (k NUMBER, j NUMBER)",
+     "ALTER TABLE t2 ADD CONSTRAINT t2_fk FOREIGN KEY (k, j) REFERENCES docs (id)", 2256, "number of referencing"),
+    ("CREATE TABLE t2 (k NUMBER)", "ALTER TABLE t2 ADD CONSTRAINT t2_fk FOREIGN KEY (k) REFERENCES nowhere", 942,
+     "NOWHERE"),
+    ("CREATE TABLE t2 (k NUMBER)", "ALTER TABLE t2 ADD CONSTRAINT t2_c CHECK (nope > 0)", 904, "NOPE"),
+    ("CREATE TABLE t2 (k NUMBER)", "ALTER TABLE t2 ADD CONSTRAINT t2_u UNIQUE (nope)", 904, "NOPE"),
+    ("CREATE TABLE t2 (k NUMBER CONSTRAINT t2_c CHECK (k > 0))", "ALTER TABLE t2 ADD CONSTRAINT t2_c UNIQUE (k)",
+     2264, "T2_C"),
+])
+def test_add_constraint_checks_the_rows_and_names_what_fails(conn, setup: str, sql: str, code: int,
+                                                              fragment: str) -> None:
+    for statement in filter(None, (s.strip() for s in setup.split(";"))):
+        run(conn, statement)
+    before = run(conn, "SELECT COUNT(*) FROM user_constraints")
+    if not code:
+        run(conn, sql)
+        return
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, sql)
+    assert info.value.args[0].code == code and fragment in str(info.value), str(info.value)
+    assert run(conn, "SELECT COUNT(*) FROM user_constraints") == before   # nothing half-added
+
+
+def test_one_statement_adds_all_its_constraints_or_none(conn) -> None:
+    run(conn, "CREATE TABLE t2 (k NUMBER, d NUMBER)")
+    run(conn, "INSERT INTO t2 VALUES (1, 99)")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "ALTER TABLE t2 ADD (CONSTRAINT t2_pk PRIMARY KEY (k), "
+                  "CONSTRAINT t2_fk FOREIGN KEY (d) REFERENCES docs (id))")
+    assert info.value.args[0].code == 2298
+    assert run(conn, "SELECT COUNT(*) FROM user_constraints WHERE table_name = 'T2'") == [(0,)]
+    run(conn, "INSERT INTO t2 VALUES (1, 99)")   # no primary key was left behind

@@ -76,8 +76,7 @@ def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names
             what = {"P": "a primary key", "U": "a unique key", "R": "a foreign key"}[kind]
             raise error(ERR_UNSUPPORTED, construct=f"DROP COLUMN of {what} column (constraint {cname}): lite cannot "
                                                    f"remove a key from a table; create the new table and copy the rows")
-    sql = con.execute(f"SELECT sql FROM \"{db}\".sqlite_master WHERE type = 'table' AND name = ?",
-                      (table,)).fetchone()[0]
+    sql = table_definition(con, db, table)
     checks = [item for item in _table_constraint_items(sql) if dropped & _named_columns(item, columns)]
     for item in checks:
         if _named_columns(item, columns) - dropped and not cascade:
@@ -115,12 +114,23 @@ def _named_columns(item: str, columns: list[str]) -> set[str]:
 
 
 def _remove_items(con: sqlite3.Connection, db: str, table: str, sql: str, items: list[str]) -> None:
-    """Take table-level CHECK constraints out of the table's definition: SQLite's documented procedure for
-    removing a CHECK constraint (ALTER TABLE, "making other kinds of table schema changes"): the schema text
-    is rewritten and its version moved on; the stored rows do not change."""
+    """Take table-level CHECK constraints out of the table's definition."""
     body_start, body_end = sql.index("(") + 1, sql.rindex(")")
     kept = [item for item in _items(sql[body_start:body_end]) if item not in items]
-    rewritten = sql[:body_start] + "\n  " + ",\n  ".join(kept) + "\n" + sql[body_end:]
+    rewrite_definition(con, db, table, sql[:body_start] + "\n  " + ",\n  ".join(kept) + "\n" + sql[body_end:])
+
+
+def table_definition(con: sqlite3.Connection, db: str, table: str) -> str:
+    """The CREATE TABLE text SQLite keeps for ``table``."""
+    return con.execute(f"SELECT sql FROM \"{db}\".sqlite_master WHERE type = 'table' AND name = ?",
+                       (table,)).fetchone()[0]
+
+
+def rewrite_definition(con: sqlite3.Connection, db: str, table: str, rewritten: str) -> None:
+    """Replace the table's CREATE TABLE text: SQLite's documented procedure for adding or removing CHECK and
+    FOREIGN KEY constraints (ALTER TABLE, "making other kinds of table schema changes"), which do not change
+    how rows are stored: the schema text is rewritten and its version moved on, in the caller's transaction.
+    The caller checks the rows against what it adds first."""
     version = con.execute(f'PRAGMA "{db}".schema_version').fetchone()[0]
     con.execute("PRAGMA writable_schema = ON")
     try:

@@ -392,14 +392,15 @@ def table_exists(con: sqlite3.Connection, owner: str, table: str) -> bool:
 
 
 def record_constraints(con: sqlite3.Connection, owner: str, table: str,
-                       constraints: list[tuple[str | None, str, list[str], str | None, tuple | None]]) -> None:
+                       constraints: list[tuple[str | None, str, list[str], str | None, tuple | None]]) -> list[str]:
     """Record a new table's constraints for ALL_CONSTRAINTS / ALL_CONS_COLUMNS.
 
     Each is ``(name or None, type P|U|R|C, columns, search condition, reference)`` with ``reference``
     ``(r_owner, r_table, r_columns or [], delete_rule)`` for R. An unnamed constraint gets Oracle's kind of
     generated name (``SYS_C`` and a number); a foreign key points at the referenced table's primary or unique
-    key over the same columns (its primary key when the REFERENCES clause names none).
+    key over the same columns (its primary key when the REFERENCES clause names none). Returns the names.
     """
+    names = []
     for name, ctype, columns, condition, reference in constraints:
         generated = "USER NAME"
         if not name:
@@ -431,6 +432,8 @@ def record_constraints(con: sqlite3.Connection, owner: str, table: str,
             con.execute("INSERT OR IGNORE INTO LITECAT.CONS_COLUMNS (OWNER, CONSTRAINT_NAME, TABLE_NAME, "
                         "COLUMN_NAME, POSITION) VALUES (?, ?, ?, ?, ?)",
                         (owner, name, table, column, position if ctype in ("P", "U", "R") else None))
+        names.append(name)
+    return names
 
 
 def forget_table(con: sqlite3.Connection, owner: str, table: str) -> None:

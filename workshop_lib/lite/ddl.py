@@ -16,7 +16,7 @@ from typing import Protocol
 
 from sqlglot import exp
 
-from . import alter_columns, catalog, ctas, sequences, views
+from . import add_constraints, alter_columns, catalog, ctas, sequences, views
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
     ERR_CONSTRAINT_NAME_USED, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
@@ -479,6 +479,12 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
     actions = tree.args.get("actions") or []
     if len(actions) == 1 and isinstance(actions[0], (exp.Drop, exp.Command, exp.RenameColumn, exp.AlterRename)):
         return _alter_columns(conn, owner, table, actions[0])
+    added = [item for action in actions if isinstance(action, (exp.AddConstraint, exp.Schema))
+             for item in action.expressions]
+    if added and all(isinstance(item, (exp.Constraint, exp.PrimaryKey, exp.ForeignKey, exp.UniqueColumnConstraint,
+                                       exp.CheckColumnConstraint)) for item in added) \
+            and len(added) == sum(len(a.expressions) for a in actions):
+        return _add_constraints(conn, owner, table, added, ctx)
     items: list[exp.ColumnDef] = []
     for action in actions:
         for item in (action.expressions if isinstance(action, exp.Schema) else [action]):
@@ -534,6 +540,31 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
         if not_null is not None:
             catalog.record_constraints(con, owner, table,
                                        [(not_null or None, "C", [cname], f'"{cname}" IS NOT NULL', None)])
+    return DdlResult("ALTER TABLE", owner, table)
+
+
+def _add_constraints(conn: DdlTarget, owner: str, table: str, items: list[exp.Expression], ctx: Context) -> DdlResult:
+    """``ALTER TABLE t ADD CONSTRAINT ...`` / ``ADD (CONSTRAINT ..., ...)``: each constraint as ALL_CONSTRAINTS
+    will show it (``_constraints_of``, as for CREATE TABLE), a CHECK's condition translated to SQLite, then
+    add_constraints.py checks the rows and enforces it."""
+    translator = Translator(ctx)
+    found: list[add_constraints.NewConstraint] = []
+    for item in items:
+        kinds = item.expressions if isinstance(item, exp.Constraint) else [item]
+        for kind in kinds:
+            if not isinstance(kind, (exp.PrimaryKey, exp.ForeignKey, exp.UniqueColumnConstraint,
+                                     exp.CheckColumnConstraint)):
+                raise error(ERR_UNSUPPORTED_TABLE_CONSTRAINT, constraint=kind.sql(dialect=Oracle)[:60])
+        for name, kind, columns, condition, reference in _constraints_of(exp.Schema(expressions=[item.copy()]),
+                                                                         owner, conn.username):
+            check = next((k for k in kinds if isinstance(k, exp.CheckColumnConstraint)), None) if kind == "C" else None
+            found.append(add_constraints.NewConstraint(
+                name, kind, columns, condition, reference,
+                translator.rewrite(check.this.copy()).sql(dialect=LiteSQLite) if check is not None else ""))
+    db = _db(conn, owner)
+    add_constraints.add_constraints(conn.sqlite, db, owner, table, found,
+                                    lambda column, statement, suffix: _refuse_null(
+                                        conn.sqlite, db, owner, table, column, statement, suffix))
     return DdlResult("ALTER TABLE", owner, table)
 
 

@@ -62,8 +62,9 @@ def passthrough(code: int, message: str, spec_for_hint: ErrorSpec | None = None)
 
 # ----------------------------------------------------------------------------- shared hint texts
 _HINT_SCHEMA = "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); run ws.seed() if SUPPLYCHAIN is missing"
-_HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns) | DROP COLUMN | "
-                               "RENAME COLUMN | RENAME TO, CREATE/DROP INDEX, COMMENT ON and TRUNCATE")
+_HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns) | ADD CONSTRAINT | "
+                               "DROP COLUMN | RENAME COLUMN | RENAME TO, CREATE/DROP INDEX, COMMENT ON and TRUNCATE "
+                               "(constraint states such as DISABLE or NOVALIDATE are not read)")
 _ODCI_INDEX_CREATE = "error occurred in the execution of ODCIINDEXCREATE routine"
 _ODCI_INDEX_START = "error in executing ODCIIndexStart() routine\nORA-20000: Oracle Text error:\n"
 
@@ -264,12 +265,12 @@ ERR_UNSUPPORTED = _unsupported("{construct}")   # a construct named by sqlglot o
 ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEMENT)
 ERR_UNSUPPORTED_ALTER_TABLE = _unsupported(
     "ALTER TABLE ... {action}",
-    "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), DROP COLUMN c, DROP (c, ...), "
-    "RENAME COLUMN a TO b and RENAME TO u; for any other change create the new table and copy the rows with "
+    "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), ADD CONSTRAINT, DROP COLUMN c, "
+    "DROP (c, ...), RENAME COLUMN a TO b and RENAME TO u; for any other change create the new table and copy the rows with "
     "INSERT INTO new_t SELECT ... FROM t")
 ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT = _unsupported(
     "{constraint} on a column added by ALTER TABLE",
-    "add the column with its type, DEFAULT and NOT NULL; for uniqueness create a unique index on it afterwards")
+    "add the column with its type, DEFAULT and NOT NULL, then the constraint: ALTER TABLE t ADD CONSTRAINT name ...")
 ERR_COLUMN_ALREADY_EXISTS = ErrorSpec(1430, "column being added already exists in table",
                                       "choose another name; ALL_TAB_COLUMNS lists the table's columns")
 ERR_NOT_NULL_COLUMN_NEEDS_EMPTY_TABLE = ErrorSpec(
@@ -324,6 +325,24 @@ ERR_RENAMED_COLUMN_EXISTS = ErrorSpec(957, "duplicate column name ({name})",
                                       "the table already has a column {name}: choose another name")
 ERR_DROP_PARENT_KEY = ErrorSpec(12992, "cannot drop parent key column",
                                 "a foreign key references this key: drop the referencing table first")
+ERR_ONE_PRIMARY_KEY = ErrorSpec(2260, "table can have only one primary key")
+ERR_KEY_EXISTS = ErrorSpec(2261, "such unique or primary key already exists in the table")
+ERR_PRIMARY_KEY_HAS_NULLS = ErrorSpec(1449, "column contains NULL values; cannot alter to NOT NULL",
+                                      "fill the NULLs (UPDATE ... SET c = ... WHERE c IS NULL) first")
+ERR_VALIDATE_PRIMARY_KEY = ErrorSpec(2437, "cannot validate ({constraint}) - primary key violated",
+                                     "rows share a key: find them with SELECT key, COUNT(*) ... GROUP BY key "
+                                     "HAVING COUNT(*) > 1")
+ERR_VALIDATE_UNIQUE = ErrorSpec(2299, "cannot validate ({constraint}) - duplicate keys found",
+                                "rows share a key: find them with GROUP BY ... HAVING COUNT(*) > 1")
+ERR_VALIDATE_CHECK = ErrorSpec(2293, "cannot validate ({constraint}) - check constraint violated",
+                               "rows break the condition: find them with WHERE NOT (condition)")
+ERR_VALIDATE_FOREIGN_KEY = ErrorSpec(2298, "cannot validate ({constraint}) - parent keys not found",
+                                     "rows point at parent keys that do not exist: add the parents or fix the rows")
+ERR_NO_MATCHING_KEY = ErrorSpec(2270, "no matching unique or primary key for this column-list",
+                                "reference the parent's primary key or a unique key over exactly those columns")
+ERR_NO_PRIMARY_KEY_REFERENCED = ErrorSpec(2268, "referenced table does not have a primary key",
+                                          "name the referenced columns: REFERENCES parent (key columns)")
+ERR_CONSTRAINT_COLUMN_COUNT = ErrorSpec(2256, "number of referencing columns must match referenced columns")
 ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
                                             "give each JSON_TABLE column its own name, NESTED PATH columns included")
 ERR_JSON_TABLE_ORDINALITY = ErrorSpec(
