@@ -74,8 +74,8 @@ def add_constraints(con: sqlite3.Connection, db: str, owner: str, table: str, co
         label = f"{owner}.{name}"
         cols = ", ".join(f'"{c}"' for c in constraint.columns)
         if constraint.kind == "P":
-            if con.execute(f"SELECT COUNT(*) FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND TABLE_NAME = ? "
-                           f"AND CONSTRAINT_TYPE = 'P'", (owner, table)).fetchone()[0] > 1:
+            if con.execute("SELECT COUNT(*) FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND TABLE_NAME = ? "
+                           "AND CONSTRAINT_TYPE = 'P'", (owner, table)).fetchone()[0] > 1:
                 raise error(ERR_ONE_PRIMARY_KEY)
             if _any(con, db, table, " OR ".join(f'"{c}" IS NULL' for c in constraint.columns)):
                 raise error(ERR_PRIMARY_KEY_HAS_NULLS)
