@@ -130,14 +130,7 @@ def _check_reference(con: sqlite3.Connection, owner: str, constraint: NewConstra
 
 def _keys(con: sqlite3.Connection, owner: str, table: str) -> dict[str, tuple[str, list[str]]]:
     """The table's primary and unique keys: name -> (P or U, columns in key order)."""
-    keys: dict[str, tuple[str, list[str]]] = {}
-    for name, kind, column in con.execute(
-            "SELECT c.CONSTRAINT_NAME, c.CONSTRAINT_TYPE, k.COLUMN_NAME FROM LITECAT.CONSTRAINTS c "
-            "JOIN LITECAT.CONS_COLUMNS k ON k.OWNER = c.OWNER AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME "
-            "WHERE c.OWNER = ? AND c.TABLE_NAME = ? AND c.CONSTRAINT_TYPE IN ('P', 'U') ORDER BY k.POSITION",
-            (owner, table)):
-        keys.setdefault(name, (kind, []))[1].append(column)
-    return keys
+    return {name: key for name, key in catalog.table_constraints(con, owner, table).items() if key[0] in ("P", "U")}
 
 
 def _any(con: sqlite3.Connection, db: str, table: str, condition: str) -> bool:

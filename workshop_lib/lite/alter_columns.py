@@ -28,17 +28,6 @@ from .error_catalogue import (
 )
 
 
-def _constraints_on(con: sqlite3.Connection, owner: str, table: str) -> dict[str, tuple[str, list[str]]]:
-    """Constraint name -> (type P|U|R|C, its columns) for ``owner.table``."""
-    found: dict[str, tuple[str, list[str]]] = {}
-    for name, kind, column in con.execute(
-            "SELECT c.CONSTRAINT_NAME, c.CONSTRAINT_TYPE, k.COLUMN_NAME FROM LITECAT.CONSTRAINTS c "
-            "LEFT JOIN LITECAT.CONS_COLUMNS k ON k.OWNER = c.OWNER AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME "
-            "WHERE c.OWNER = ? AND c.TABLE_NAME = ? ORDER BY k.POSITION", (owner, table)):
-        found.setdefault(name, (kind, []))[1].extend([column] if column else [])
-    return found
-
-
 def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names: list[str], cascade: bool,
                  drop_index: Callable[[str, str], None]) -> None:
     """``ALTER TABLE t DROP COLUMN c`` / ``DROP (c1, c2) [CASCADE CONSTRAINTS]``.
@@ -58,7 +47,7 @@ def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names
             raise error(ERR_INVALID_IDENTIFIER, name=name)
     if set(columns) <= set(names):
         raise error(ERR_CANNOT_DROP_ALL_COLUMNS)
-    constraints = _constraints_on(con, owner, table)
+    constraints = catalog.table_constraints(con, owner, table)
     dropped = set(names)
     for cname, (kind, cols) in constraints.items():
         if not dropped & set(cols):

@@ -436,6 +436,17 @@ def record_constraints(con: sqlite3.Connection, owner: str, table: str,
     return names
 
 
+def table_constraints(con: sqlite3.Connection, owner: str, table: str) -> dict[str, tuple[str, list[str]]]:
+    """Constraint name -> (type P|U|R|C, its columns in key order) for ``owner.table``."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for name, kind, column in con.execute(
+            "SELECT c.CONSTRAINT_NAME, c.CONSTRAINT_TYPE, k.COLUMN_NAME FROM LITECAT.CONSTRAINTS c "
+            "LEFT JOIN LITECAT.CONS_COLUMNS k ON k.OWNER = c.OWNER AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME "
+            "WHERE c.OWNER = ? AND c.TABLE_NAME = ? ORDER BY k.POSITION", (owner, table)):
+        found.setdefault(name, (kind, []))[1].extend([column] if column else [])
+    return found
+
+
 def forget_table(con: sqlite3.Connection, owner: str, table: str) -> None:
     """Remove every catalog row about a dropped table."""
     for name in ("TABLES", "COLUMNS", "TAB_COMMENTS", "COL_COMMENTS", "CONSTRAINTS", "CONS_COLUMNS"):
