@@ -86,7 +86,15 @@ def test_not_null_without_default_needs_an_empty_table(conn) -> None:
     ("ALTER TABLE docs ADD (fresh NUMBER GENERATED ALWAYS AS IDENTITY)", 3001, "on a column added by ALTER TABLE"),
     ("ALTER TABLE docs ADD (fresh DATE DEFAULT SYSDATE)", 3001, "constant defaults only"),
     ("ALTER TABLE docs ADD CONSTRAINT docs_ck CHECK (body IS NOT NULL) DISABLE", 3001, "ADD CONSTRAINT"),
-    ("ALTER TABLE docs MODIFY (body VARCHAR2(200))", 3001, "MODIFY"),
+    ("ALTER TABLE docs MODIFY CONSTRAINT docs_pk DISABLE", 3001, "MODIFY CONSTRAINT"),
+    ("ALTER TABLE docs MODIFY (body VARCHAR2(5))", 1441, "some value is too big"),
+    ("ALTER TABLE docs MODIFY (id NUMBER(1))", 1440, "decrease precision"),
+    ("ALTER TABLE docs MODIFY (body NUMBER)", 1439, "empty to change datatype"),
+    ("ALTER TABLE docs MODIFY (body DATE)", 1439, "empty to change datatype"),
+    ("ALTER TABLE docs MODIFY (id NULL)", 1451, "cannot be modified to NULL"),
+    ("ALTER TABLE docs MODIFY (body NULL)", 1451, "cannot be modified to NULL"),
+    ("ALTER TABLE docs MODIFY (nope NUMBER)", 904, '"NOPE"'),
+    ("ALTER TABLE docs MODIFY (body DEFAULT SYSDATE)", 3001, "constant defaults only"),
     ("ALTER TABLE docs DROP COLUMN nope", 904, '"NOPE"'),
     ("ALTER TABLE docs DROP (body, nope)", 904, '"NOPE"'),
     ("ALTER TABLE docs DROP (id, body)", 12983, "cannot drop all columns"),
@@ -334,3 +342,47 @@ def test_one_statement_adds_all_its_constraints_or_none(conn) -> None:
     assert info.value.args[0].code == 2298
     assert run(conn, "SELECT COUNT(*) FROM user_constraints WHERE table_name = 'T2'") == [(0,)]
     run(conn, "INSERT INTO t2 VALUES (1, 99)")   # no primary key was left behind
+
+
+# --------------------------------------------------------------------------- MODIFY
+
+
+def test_modify_widens_sets_defaults_and_switches_not_null(conn) -> None:
+    """The usual MODIFYs: a longer VARCHAR2 (checked on the next write), a DEFAULT for new rows, NOT NULL after
+    the NULLs are filled (ORA-02296 before, ORA-01442 twice), and NULL again."""
+    run(conn, "ALTER TABLE docs ADD (note VARCHAR2(5), score NUMBER(4, 1))")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "UPDATE docs SET note = 'longer text' WHERE id = 1")
+    assert info.value.args[0].code == 12899
+    run(conn, "ALTER TABLE docs MODIFY (note VARCHAR2(40), score NUMBER(6, 2) DEFAULT 2.5)")
+    run(conn, "UPDATE docs SET note = 'longer text' WHERE id = 1")
+    run(conn, "INSERT INTO docs (id, body) VALUES (41, 'doc 41')")
+    assert run(conn, "SELECT note, score FROM docs WHERE id IN (1, 41) ORDER BY id") == [("longer text", None),
+                                                                                       (None, 2.5)]
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "ALTER TABLE docs MODIFY note CONSTRAINT docs_note_nn NOT NULL")
+    assert info.value.args[0].code == 2296 and "HR.DOCS_NOTE_NN" in str(info.value)
+    run(conn, "UPDATE docs SET note = 'n' WHERE note IS NULL")
+    run(conn, "ALTER TABLE docs MODIFY note CONSTRAINT docs_note_nn NOT NULL")
+    assert columns(conn)[2] == ("NOTE", "VARCHAR2", "N")
+    assert run(conn, "SELECT constraint_name FROM user_constraints WHERE constraint_type = 'C'") == [("DOCS_NOTE_NN",)]
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "INSERT INTO docs (id, body) VALUES (42, 'doc 42')")
+    assert info.value.args[0].code == 1400
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "ALTER TABLE docs MODIFY (note NOT NULL)")
+    assert info.value.args[0].code == 1442
+    run(conn, "ALTER TABLE docs MODIFY (note NULL, score DEFAULT NULL)")
+    run(conn, "INSERT INTO docs (id, body) VALUES (42, 'doc 42')")
+    assert run(conn, "SELECT note, score FROM docs WHERE id = 42") == [(None, None)]
+    assert run(conn, "SELECT COUNT(*) FROM user_constraints WHERE constraint_type = 'C'") == [(0,)]
+    assert run(conn, "SELECT data_length FROM user_tab_columns WHERE table_name = 'DOCS' AND column_name = 'NOTE'") \
+        == [(40,)]
+
+
+def test_a_column_created_not_null_can_be_made_nullable(conn) -> None:
+    run(conn, "CREATE TABLE people (id NUMBER PRIMARY KEY, name VARCHAR2(20) NOT NULL)")
+    run(conn, "ALTER TABLE people MODIFY (name NULL)")
+    run(conn, "INSERT INTO people VALUES (1, NULL)")
+    assert run(conn, "SELECT nullable FROM user_tab_columns WHERE table_name = 'PEOPLE' AND column_name = 'NAME'") \
+        == [("Y",)]

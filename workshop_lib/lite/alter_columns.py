@@ -1,4 +1,4 @@
-"""ALTER TABLE ... DROP COLUMN, RENAME COLUMN and RENAME TO in lite, with Oracle's rules (SQL Reference, ALTER TABLE).
+"""ALTER TABLE ... DROP COLUMN, RENAME COLUMN, RENAME TO and MODIFY in lite, with Oracle's rules (SQL Reference).
 
 SQLite does each of these itself (its RENAME COLUMN and RENAME TO rewrite the
 table's indexes, triggers and foreign keys; its DROP COLUMN rewrites the rows);
@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from dataclasses import dataclass
 from typing import Callable
 
-from . import catalog
+from . import catalog, functions
 from .error_catalogue import (
-    ERR_CANNOT_DROP_ALL_COLUMNS, ERR_DROP_MULTI_COLUMN_CONSTRAINT, ERR_DROP_PARENT_KEY, ERR_RENAMED_COLUMN_EXISTS,
-    ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED, ERR_UNSUPPORTED, error,
+    ERR_ALREADY_NOT_NULL, ERR_ALREADY_NULL, ERR_CANNOT_DROP_ALL_COLUMNS, ERR_DECREASE_LENGTH, ERR_DECREASE_PRECISION,
+    ERR_DROP_MULTI_COLUMN_CONSTRAINT, ERR_DROP_PARENT_KEY, ERR_INVALID_IDENTIFIER, ERR_MUST_BE_EMPTY_TO_CHANGE_TYPE,
+    ERR_NAME_ALREADY_USED, ERR_NULLS_FOUND, ERR_RENAMED_COLUMN_EXISTS, ERR_UNSUPPORTED, error,
 )
 
 
@@ -105,7 +107,7 @@ def _named_columns(item: str, columns: list[str]) -> set[str]:
 def _remove_items(con: sqlite3.Connection, db: str, table: str, sql: str, items: list[str]) -> None:
     """Take table-level CHECK constraints out of the table's definition."""
     body_start, body_end = sql.index("(") + 1, sql.rindex(")")
-    kept = [item for item in _items(sql[body_start:body_end]) if item not in items]
+    kept = [item for item in split_items(sql[body_start:body_end]) if item not in items]
     rewrite_definition(con, db, table, sql[:body_start] + "\n  " + ",\n  ".join(kept) + "\n" + sql[body_end:])
 
 
@@ -130,7 +132,7 @@ def rewrite_definition(con: sqlite3.Connection, db: str, table: str, rewritten: 
         con.execute("PRAGMA writable_schema = OFF")
 
 
-def _items(body: str) -> list[str]:
+def split_items(body: str) -> list[str]:
     """The top-level comma-separated items of a CREATE TABLE's parenthesised body."""
     items, depth, start, quote = [], 0, 0, ""
     for i, ch in enumerate(body):
@@ -151,7 +153,7 @@ def _items(body: str) -> list[str]:
 
 def _table_constraint_items(sql: str) -> list[str]:
     """The table-level CHECK constraints of a CREATE TABLE text (top-level items that are not columns)."""
-    items = _items(sql[sql.index("(") + 1:sql.rindex(")")])
+    items = split_items(sql[sql.index("(") + 1:sql.rindex(")")])
     return [item for item in items if re.match(r"(CONSTRAINT\s+\S+\s+)?CHECK\b", item, re.I)]
 
 
@@ -216,3 +218,131 @@ def _rewrite_triggers(con: sqlite3.Connection, db: str, table: str, old_prefix: 
         con.execute(f'DROP TRIGGER "{db}"."{trigger}"')
         body = body.replace(old_text, new_text).replace(f'TRIGGER "{trigger}"', f'TRIGGER "{db}"."{renamed}"', 1)
         con.execute(body)
+
+
+@dataclass
+class ColumnChange:
+    """One column of ALTER TABLE ... MODIFY: its new type, DEFAULT (SQLite text; ``"NULL"`` removes it) and
+    NULL / NOT NULL (``not_null`` None when not given; ``constraint`` the NOT NULL's name, if written)."""
+
+    name: str
+    ctype: catalog.ColumnType | None
+    default: str | None
+    not_null: bool | None
+    constraint: str | None = None
+
+
+def modify_columns(con: sqlite3.Connection, db: str, owner: str, table: str, changes: list[ColumnChange],
+                   refuse_null: Callable[[str, str, str], None]) -> None:
+    """``ALTER TABLE t MODIFY (c [type] [DEFAULT v] [NULL | NOT NULL], ...)``, with Oracle's checks.
+
+    A new length or precision of the column's type is checked against its values (ORA-01441 for text too
+    long for a shorter VARCHAR2, ORA-01440 for decreasing a NUMBER's precision or scale over values) and then
+    checked on every write (the catalog holds it); another type is ORA-01439 over values and ORA-03001 on an
+    empty column (SQLite keeps the column's storage class). NOT NULL is checked against the rows
+    (ORA-02296) and enforced by triggers, ORA-01442 when the column is already NOT NULL; NULL removes it
+    (ORA-01451 when there is none, or for a primary key column). A DEFAULT is written into the table's
+    definition (SQLite's documented schema rewrite).
+    """
+    columns = catalog.column_types(con, owner, table)
+    keys = {c for kind, cols in catalog.table_constraints(con, owner, table).values() if kind == "P" for c in cols}
+    for change in changes:
+        old = columns.get(change.name)
+        if old is None:
+            raise error(ERR_INVALID_IDENTIFIER, name=change.name)
+        has_values = con.execute(f'SELECT 1 FROM "{db}"."{table}" WHERE "{change.name}" IS NOT NULL LIMIT 1'
+                                 ).fetchone() is not None
+        if change.ctype is not None:
+            _retype(con, db, owner, table, change.name, old, change.ctype, has_values)
+        if change.default is not None:
+            _set_default(con, db, table, change.name, change.default)
+        nullable = con.execute("SELECT NULLABLE FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ? AND "
+                               "COLUMN_NAME = ?", (owner, table, change.name)).fetchone()[0] == "Y"
+        if change.not_null is True:
+            if not nullable:
+                raise error(ERR_ALREADY_NOT_NULL)
+            name = catalog.record_constraints(con, owner, table, [(change.constraint, "C", [change.name],
+                                                                   f'"{change.name}" IS NOT NULL', None)])[0]
+            if con.execute(f'SELECT 1 FROM "{db}"."{table}" WHERE "{change.name}" IS NULL LIMIT 1').fetchone():
+                raise error(ERR_NULLS_FOUND, constraint=f"{owner}.{name}")
+            refuse_null(change.name, "INSERT", "NOT_NULL_INSERT")
+            refuse_null(change.name, "UPDATE", "NOT_NULL_UPDATE")
+            con.execute("UPDATE LITECAT.COLUMNS SET NULLABLE = 'N' WHERE OWNER = ? AND TABLE_NAME = ? "
+                        "AND COLUMN_NAME = ?", (owner, table, change.name))
+        elif change.not_null is False:
+            if nullable or change.name in keys:
+                raise error(ERR_ALREADY_NULL)
+            _drop_not_null(con, db, owner, table, change.name)
+
+
+def _retype(con: sqlite3.Connection, db: str, owner: str, table: str, column: str, old: catalog.ColumnType,
+            new: catalog.ColumnType, has_values: bool) -> None:
+    same_kind = old.type_class == new.type_class and old.data_type.split("(")[0] == new.data_type.split("(")[0]
+    if not same_kind or old.type_class not in ("VARCHAR2", "CHAR", "NUMBER", "TIMESTAMP"):
+        if has_values:
+            raise error(ERR_MUST_BE_EMPTY_TO_CHANGE_TYPE)
+        raise error(ERR_UNSUPPORTED, construct=f"MODIFY of column {column} from {old.data_type} to {new.data_type} "
+                                               f"(lite changes a column's length, precision or scale, not its type)")
+    if new.type_class in ("VARCHAR2", "CHAR") and new.length is not None:
+        in_bytes = new.char_used != "C"
+        longest = max((functions.value_length(v, in_bytes) for (v,) in con.execute(
+            f'SELECT "{column}" FROM "{db}"."{table}" WHERE "{column}" IS NOT NULL') if isinstance(v, str)),
+            default=0)
+        if longest > new.length:
+            raise error(ERR_DECREASE_LENGTH)
+    if new.type_class == "NUMBER" and has_values and (
+            (new.precision is not None and (old.precision is None or new.precision < old.precision))
+            or (new.scale or 0) < (old.scale or 0)):
+        raise error(ERR_DECREASE_PRECISION)
+    con.execute("UPDATE LITECAT.COLUMNS SET DATA_TYPE = ?, DATA_LENGTH = ?, DATA_PRECISION = ?, DATA_SCALE = ?, "
+                "CHAR_USED = ? WHERE OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+                (new.data_type, new.length, new.precision, new.scale, new.char_used, owner, table, column))
+
+
+def _column_item(sql: str, column: str) -> tuple[list[str], int]:
+    """The items of a CREATE TABLE text and the position of ``column``'s."""
+    items = split_items(sql[sql.index("(") + 1:sql.rindex(")")])
+    return items, next(i for i, item in enumerate(items) if item.startswith(f'"{column}" ') or item == f'"{column}"')
+
+
+def _rewrite_item(con: sqlite3.Connection, db: str, table: str, column: str, change: Callable[[str], str]) -> None:
+    sql = table_definition(con, db, table)
+    items, at = _column_item(sql, column)
+    items[at] = change(items[at])
+    rewrite_definition(con, db, table, sql[:sql.index("(") + 1] + "\n  " + ",\n  ".join(items) + "\n"
+                       + sql[sql.rindex(")"):])
+
+
+def _set_default(con: sqlite3.Connection, db: str, table: str, column: str, default: str) -> None:
+    """A new DEFAULT for rows inserted from now on. SQLite reads a column missing from a row stored before
+    ALTER TABLE ADD added it as the column's current DEFAULT, so each row's value is written out first: the
+    rows keep the values they have, as in Oracle."""
+    con.execute(f'UPDATE "{db}"."{table}" SET "{column}" = "{column}"')
+
+    def change(item: str) -> str:
+        start = item.find(" DEFAULT (")
+        if start >= 0:   # lite writes DEFAULT (value); find its closing parenthesis
+            depth, end = 0, start + len(" DEFAULT ")
+            for end in range(start + len(" DEFAULT "), len(item)):
+                depth += {"(": 1, ")": -1}.get(item[end], 0)
+                if depth == 0:
+                    break
+            item = item[:start] + item[end + 1:]
+        return item if default.upper() == "NULL" else f"{item} DEFAULT ({default})"
+    _rewrite_item(con, db, table, column, change)
+
+
+def _drop_not_null(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> None:
+    """Remove a column's NOT NULL: SQLite's own (from the table's definition) and lite's triggers."""
+    _rewrite_item(con, db, table, column, lambda item: re.sub(r"\s+NOT NULL\b", "", item, count=1))
+    for (trigger,) in con.execute(f"SELECT name FROM \"{db}\".sqlite_master WHERE type = 'trigger' AND tbl_name = ? "
+                                  f"AND name IN (?, ?)", (table, f"{table}__{column}__NOT_NULL_INSERT",
+                                                          f"{table}__{column}__NOT_NULL_UPDATE")).fetchall():
+        con.execute(f'DROP TRIGGER "{db}"."{trigger}"')
+    for (name,) in con.execute("SELECT CONSTRAINT_NAME FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND TABLE_NAME = ? "
+                               "AND CONSTRAINT_TYPE = 'C' AND SEARCH_CONDITION = ?",
+                               (owner, table, f'"{column}" IS NOT NULL')).fetchall():
+        for target in ("CONSTRAINTS", "CONS_COLUMNS"):
+            con.execute(f"DELETE FROM LITECAT.{target} WHERE OWNER = ? AND CONSTRAINT_NAME = ?", (owner, name))
+    con.execute("UPDATE LITECAT.COLUMNS SET NULLABLE = 'Y' WHERE OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+                (owner, table, column))

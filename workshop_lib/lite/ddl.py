@@ -65,6 +65,7 @@ _FOREIGN_INDEX_PARAMETERS = ("using", "include", "partition_by", "where", "with_
 _TRUNCATE_RE = re.compile(rf"^\s*TRUNCATE\s+TABLE\s+(?P<table>{_QNAME})\s*(?:DROP\s+STORAGE|REUSE\s+STORAGE)?\s*$",
                           re.I | re.S)
 _ADD_COLUMN_RE = re.compile(r"\bADD\s+COLUMN\b", re.I)
+_MODIFY_RE = re.compile(r"^\s*ALTER\s+TABLE\s+(?P<table>\S+)\s+MODIFY\s+(?P<rest>.+?)\s*$", re.I | re.S)
 _CREATE_USER_RE = re.compile(rf"^\s*CREATE\s+USER\s+(?P<ifne>IF\s+NOT\s+EXISTS\s+)?(?P<name>{_IDENT})\b", re.I)
 
 
@@ -131,6 +132,12 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         name = name_of(match.group("name").strip('"')) if not match.group("name").startswith('"') else match.group("name")[1:-1]
         conn.attach(name)
         return DdlResult("CREATE USER", name)
+    match = _MODIFY_RE.match(sql)
+    if match:   # sqlglot reads Oracle's MODIFY as an opaque command
+        owner, table = _split_qname(match.group("table"), user)
+        if not catalog.table_exists(con, owner, table):
+            raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+        return _modify(conn, owner, table, match.group("rest"), ctx)
     head = sql.lstrip()[:6].upper()
     if head.startswith("GRANT") or head.startswith("REVOKE"):
         raise error(ERR_UNSUPPORTED_GRANT)
@@ -540,6 +547,46 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
         if not_null is not None:
             catalog.record_constraints(con, owner, table,
                                        [(not_null or None, "C", [cname], f'"{cname}" IS NOT NULL', None)])
+    return DdlResult("ALTER TABLE", owner, table)
+
+
+def _modify(conn: DdlTarget, owner: str, table: str, rest: str, ctx: Context) -> DdlResult:
+    """``ALTER TABLE t MODIFY (c [type] [DEFAULT v] [[CONSTRAINT n] NULL | NOT NULL], ...)`` or ``MODIFY c ...``:
+    each item read as a column definition, then alter_columns.modify_columns checks and applies it."""
+    from .translate import parse
+
+    text = rest.strip()
+    if text.split(None, 1)[0].upper() in ("CONSTRAINT", "PRIMARY", "UNIQUE", "PARTITION", "SUBPARTITION", "LOB",
+                                          "NESTED", "VARRAY", "DEFAULT", "COLUMN"):
+        raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=f"MODIFY {' '.join(text.split())[:50]}")
+    inner = text[1:-1] if text.startswith("(") and text.endswith(")") else text
+    translator = Translator(ctx)
+    changes: list[alter_columns.ColumnChange] = []
+    for item in alter_columns.split_items(inner):
+        tree = parse(f"CREATE TABLE lite_modify ({item})")
+        column = tree.this.expressions[0] if isinstance(tree.this, exp.Schema) else None
+        if not isinstance(column, exp.ColumnDef):
+            raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=f"MODIFY {item.strip()[:50]}")
+        name = name_of(column.this)
+        kind = column.args.get("kind")
+        nullable_marker = isinstance(kind, exp.DataType) and kind.this == exp.DataType.Type.NULL
+        ctype = _column_type(column, name) if kind is not None and not nullable_marker else None
+        default, not_null, label = None, (False if nullable_marker else None), None
+        for c in column.constraints:
+            if isinstance(c.kind, exp.DefaultColumnConstraint) and not c.kind.meta.get("on_null"):
+                value = c.kind.this
+                if not isinstance(value, (exp.Literal, exp.Null, exp.Neg)):
+                    raise error(ERR_UNSUPPORTED_DEFAULT, column=name)
+                default = translator.rewrite(value.copy()).sql(dialect=LiteSQLite)
+            elif isinstance(c.kind, exp.NotNullColumnConstraint):
+                not_null = not c.kind.args.get("allow_null")
+                label = name_of(c.args["this"]) if isinstance(c.args.get("this"), exp.Identifier) else None
+            else:
+                raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=f"MODIFY {name} {c.sql(dialect=Oracle)[:40]}")
+        changes.append(alter_columns.ColumnChange(name, ctype, default, not_null, label))
+    db = _db(conn, owner)
+    alter_columns.modify_columns(conn.sqlite, db, owner, table, changes, lambda column, statement, suffix: _refuse_null(
+        conn.sqlite, db, owner, table, column, statement, suffix))
     return DdlResult("ALTER TABLE", owner, table)
 
 

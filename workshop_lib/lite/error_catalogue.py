@@ -63,7 +63,8 @@ def passthrough(code: int, message: str, spec_for_hint: ErrorSpec | None = None)
 # ----------------------------------------------------------------------------- shared hint texts
 _HINT_SCHEMA = "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); run ws.seed() if SUPPLYCHAIN is missing"
 _HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns) | ADD CONSTRAINT | "
-                               "DROP COLUMN | RENAME COLUMN | RENAME TO, CREATE/DROP INDEX, COMMENT ON and TRUNCATE "
+                               "MODIFY | DROP COLUMN | RENAME COLUMN | RENAME TO, CREATE/DROP INDEX, COMMENT ON and "
+                               "TRUNCATE "
                                "(constraint states such as DISABLE or NOVALIDATE are not read)")
 _ODCI_INDEX_CREATE = "error occurred in the execution of ODCIINDEXCREATE routine"
 _ODCI_INDEX_START = "error in executing ODCIIndexStart() routine\nORA-20000: Oracle Text error:\n"
@@ -265,7 +266,8 @@ ERR_UNSUPPORTED = _unsupported("{construct}")   # a construct named by sqlglot o
 ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEMENT)
 ERR_UNSUPPORTED_ALTER_TABLE = _unsupported(
     "ALTER TABLE ... {action}",
-    "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), ADD CONSTRAINT, DROP COLUMN c, "
+    "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), ADD CONSTRAINT, MODIFY (c ...), "
+    "DROP COLUMN c, "
     "DROP (c, ...), RENAME COLUMN a TO b and RENAME TO u; for any other change create the new table and copy the rows with "
     "INSERT INTO new_t SELECT ... FROM t")
 ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT = _unsupported(
@@ -343,6 +345,17 @@ ERR_NO_MATCHING_KEY = ErrorSpec(2270, "no matching unique or primary key for thi
 ERR_NO_PRIMARY_KEY_REFERENCED = ErrorSpec(2268, "referenced table does not have a primary key",
                                           "name the referenced columns: REFERENCES parent (key columns)")
 ERR_CONSTRAINT_COLUMN_COUNT = ErrorSpec(2256, "number of referencing columns must match referenced columns")
+ERR_DECREASE_LENGTH = ErrorSpec(1441, "cannot decrease column length because some value is too big",
+                                "find them with WHERE LENGTHB(c) > n and shorten them first")
+ERR_DECREASE_PRECISION = ErrorSpec(1440, "column to be modified must be empty to decrease precision or scale")
+ERR_MUST_BE_EMPTY_TO_CHANGE_TYPE = ErrorSpec(1439, "column to be modified must be empty to change datatype",
+                                             "add a column of the new type, copy the values with an UPDATE, "
+                                             "then drop the old one")
+ERR_ALREADY_NOT_NULL = ErrorSpec(1442, "column to be modified to NOT NULL is already NOT NULL")
+ERR_ALREADY_NULL = ErrorSpec(1451, "column to be modified to NULL cannot be modified to NULL",
+                             "the column already allows NULL, or it is part of the primary key")
+ERR_NULLS_FOUND = ErrorSpec(2296, "cannot enable ({constraint}) - null values found",
+                            "fill the NULLs first: UPDATE t SET c = ... WHERE c IS NULL")
 ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
                                             "give each JSON_TABLE column its own name, NESTED PATH columns included")
 ERR_JSON_TABLE_ORDINALITY = ErrorSpec(
