@@ -267,9 +267,8 @@ ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEM
 ERR_UNSUPPORTED_ALTER_TABLE = _unsupported(
     "ALTER TABLE ... {action}",
     "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), ADD CONSTRAINT, MODIFY (c ...), "
-    "DROP COLUMN c, "
-    "DROP (c, ...), RENAME COLUMN a TO b and RENAME TO u; for any other change create the new table and copy the rows with "
-    "INSERT INTO new_t SELECT ... FROM t")
+    "DROP COLUMN c, DROP (c, ...), RENAME COLUMN a TO b and RENAME TO u; for any other change create the new "
+    "table and copy the rows with INSERT INTO new_t SELECT ... FROM t")
 ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT = _unsupported(
     "{constraint} on a column added by ALTER TABLE",
     "add the column with its type, DEFAULT and NOT NULL, then the constraint: ALTER TABLE t ADD CONSTRAINT name ...")
