@@ -386,3 +386,44 @@ def test_a_column_created_not_null_can_be_made_nullable(conn) -> None:
     run(conn, "INSERT INTO people VALUES (1, NULL)")
     assert run(conn, "SELECT nullable FROM user_tab_columns WHERE table_name = 'PEOPLE' AND column_name = 'NAME'") \
         == [("Y",)]
+
+
+# --------------------------------------------------------------------------- DROP CONSTRAINT
+
+
+def test_drop_constraint_undoes_what_add_constraint_did(conn) -> None:
+    run(conn, "CREATE TABLE parts (id NUMBER, code VARCHAR2(5), n NUMBER CHECK (n > 0), CHECK (code <> 'x'))")
+    run(conn, "ALTER TABLE parts ADD (CONSTRAINT parts_pk PRIMARY KEY (id), CONSTRAINT parts_code_u UNIQUE (code), "
+              "CONSTRAINT parts_n_c CHECK (n < 100))")
+    run(conn, "CREATE TABLE uses (id NUMBER, part_id NUMBER, CONSTRAINT uses_part_fk FOREIGN KEY (part_id) "
+              "REFERENCES parts (id))")
+    run(conn, "INSERT INTO parts VALUES (1, 'a', 5)")
+    run(conn, "INSERT INTO uses VALUES (1, 1)")
+
+    def code(sql: str) -> int:
+        with pytest.raises(oracledb.DatabaseError) as info:
+            run(conn, sql)
+        return info.value.args[0].code
+    assert code("ALTER TABLE parts DROP CONSTRAINT nope") == 2443
+    assert code("ALTER TABLE parts DROP PRIMARY KEY") == 2273
+    run(conn, "ALTER TABLE parts DROP CONSTRAINT parts_n_c")
+    run(conn, "INSERT INTO parts VALUES (2, 'b', 500)")
+    run(conn, "ALTER TABLE parts DROP UNIQUE (code)")
+    run(conn, "INSERT INTO parts VALUES (3, 'b', 5)")
+    assert code("ALTER TABLE parts DROP UNIQUE (code)") == 2442
+    unnamed_check = run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name = 'PARTS' "
+                              "AND search_condition LIKE 'code%'")[0][0]
+    run(conn, f"ALTER TABLE parts DROP CONSTRAINT {unnamed_check}")
+    run(conn, "INSERT INTO parts VALUES (4, 'x', 5)")
+    column_check = run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name = 'PARTS' "
+                             "AND search_condition LIKE 'n%'")[0][0]
+    assert code(f"ALTER TABLE parts DROP CONSTRAINT {column_check}") == 3001   # written inside the column
+    run(conn, "ALTER TABLE parts DROP PRIMARY KEY CASCADE")   # and the foreign key that references it
+    run(conn, "INSERT INTO parts VALUES (1, 'z', 5)")
+    run(conn, "INSERT INTO uses VALUES (2, 99)")
+    assert code("ALTER TABLE parts DROP PRIMARY KEY") == 2441
+    assert run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name IN ('PARTS', 'USES')") == [
+        (column_check,)]
+    assert run(conn, "SELECT nullable FROM user_tab_columns WHERE table_name = 'PARTS' AND column_name = 'ID'") \
+        == [("Y",)]
+    assert code("ALTER TABLE docs DROP PRIMARY KEY") == 3001   # CREATE TABLE's key is part of SQLite's table

@@ -1,4 +1,4 @@
-"""ALTER TABLE ... ADD CONSTRAINT (and ``ADD (CONSTRAINT ..., ...)``) in lite, as the sample schemas' scripts use it.
+"""ALTER TABLE ... ADD CONSTRAINT (and ``ADD (CONSTRAINT ..., ...)``) and DROP CONSTRAINT in lite.
 
 Oracle validates the rows a table already has against a constraint it adds
 (SQL Reference, "constraint": ENABLE VALIDATE is the default) and names the
@@ -26,14 +26,16 @@ key may reference the key the same statement adds), together or not at all.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
 from typing import Callable
 
 from . import catalog
-from .alter_columns import rewrite_definition, table_definition
+from .alter_columns import drop_not_null, named_columns, rewrite_definition, split_items, table_definition
 from .error_catalogue import (
-    ERR_CONSTRAINT_COLUMN_COUNT, ERR_CONSTRAINT_NAME_USED, ERR_INVALID_IDENTIFIER, ERR_KEY_EXISTS, ERR_NO_MATCHING_KEY,
+    ERR_CONSTRAINT_COLUMN_COUNT, ERR_CONSTRAINT_NAME_USED, ERR_INVALID_IDENTIFIER, ERR_KEY_EXISTS, ERR_KEY_REFERENCED,
+    ERR_NO_MATCHING_KEY, ERR_NO_SUCH_CONSTRAINT, ERR_UNSUPPORTED,
     ERR_NO_PRIMARY_KEY_REFERENCED, ERR_ONE_PRIMARY_KEY, ERR_PRIMARY_KEY_HAS_NULLS, ERR_TABLE_DOES_NOT_EXIST,
     ERR_VALIDATE_CHECK, ERR_VALIDATE_FOREIGN_KEY, ERR_VALIDATE_PRIMARY_KEY, ERR_VALIDATE_UNIQUE, error,
 )
@@ -163,3 +165,81 @@ def _append(con: sqlite3.Connection, db: str, table: str, item: str) -> None:
     sql = table_definition(con, db, table)
     end = sql.rindex(")")
     rewrite_definition(con, db, table, sql[:end].rstrip() + ",\n  " + item + "\n" + sql[end:])
+
+
+def drop_constraint(con: sqlite3.Connection, db: str, owner: str, table: str, name: str, cascade: bool,
+                    db_of: Callable[[str], str]) -> None:
+    """``ALTER TABLE t DROP CONSTRAINT name [CASCADE]`` (``DROP PRIMARY KEY`` / ``DROP UNIQUE (cols)`` name theirs).
+
+    ORA-02443 for a name the table lacks; a key foreign keys reference is ORA-02273 unless CASCADE, which drops
+    them first. What enforced the constraint goes: a key's indexes and NOT NULL triggers (a key ALTER TABLE
+    added; one CREATE TABLE declared is part of SQLite's table and is ORA-03001), a NOT NULL, a CHECK or a
+    foreign key in the table's definition (SQLite's documented schema rewrite).
+    """
+    constraints = catalog.table_constraints(con, owner, table)
+    if name not in constraints:
+        raise error(ERR_NO_SUCH_CONSTRAINT)
+    kind, columns = constraints[name]
+    if kind in ("P", "U"):
+        children = con.execute("SELECT OWNER, TABLE_NAME, CONSTRAINT_NAME FROM LITECAT.CONSTRAINTS WHERE R_OWNER = ? "
+                               "AND R_CONSTRAINT_NAME = ?", (owner, name)).fetchall()
+        if children and not cascade:
+            raise error(ERR_KEY_REFERENCED)
+        suffix = "$PK" if kind == "P" else "$UK"
+        if not con.execute(f"SELECT 1 FROM \"{db}\".sqlite_master WHERE type = 'index' AND name = ?",
+                           (name + suffix,)).fetchone():
+            raise error(ERR_UNSUPPORTED, construct=f"DROP CONSTRAINT {name}: a key CREATE TABLE declared is part of "
+                                                   f"SQLite's table (lite drops keys ALTER TABLE ... ADD CONSTRAINT "
+                                                   f"added)")
+        for child_owner, child_table, child in children:
+            drop_constraint(con, db_of(child_owner), child_owner, child_table, child, False, db_of)
+        for index in (suffix, "$NULLS"):
+            con.execute(f'DROP INDEX IF EXISTS "{db}"."{name}{index}"')
+        if kind == "P":
+            for column in columns:
+                for event in ("INSERT", "UPDATE"):
+                    con.execute(f'DROP TRIGGER IF EXISTS "{db}"."{table}__{column}__PK_{event}"')
+                if not _declared_not_null(con, db, table, column) and not con.execute(
+                        "SELECT 1 FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND TABLE_NAME = ? AND CONSTRAINT_TYPE = 'C' "
+                        "AND SEARCH_CONDITION = ?", (owner, table, f'"{column}" IS NOT NULL')).fetchone():
+                    con.execute("UPDATE LITECAT.COLUMNS SET NULLABLE = 'Y' WHERE OWNER = ? AND TABLE_NAME = ? "
+                                "AND COLUMN_NAME = ?", (owner, table, column))
+    else:
+        condition = con.execute("SELECT SEARCH_CONDITION FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND "
+                                "CONSTRAINT_NAME = ?", (owner, name)).fetchone()[0]
+        if kind == "C" and len(columns) == 1 and condition == f'"{columns[0]}" IS NOT NULL':
+            drop_not_null(con, db, owner, table, columns[0])
+        else:
+            _remove_from_definition(con, db, owner, table, name, kind, columns)
+    for target in ("CONSTRAINTS", "CONS_COLUMNS"):
+        con.execute(f"DELETE FROM LITECAT.{target} WHERE OWNER = ? AND CONSTRAINT_NAME = ?", (owner, name))
+
+
+def _remove_from_definition(con: sqlite3.Connection, db: str, owner: str, table: str, name: str, kind: str,
+                            columns: list[str]) -> None:
+    """Take a CHECK or FOREIGN KEY out of the table's CREATE TABLE text: the item lite wrote under the
+    constraint's name, or the one unnamed item of its kind over exactly its columns."""
+    sql = table_definition(con, db, table)
+    body = sql[sql.index("(") + 1:sql.rindex(")")]
+    items = split_items(body)
+    word = "CHECK" if kind == "C" else "FOREIGN KEY"
+    named = [i for i, item in enumerate(items) if item.upper().startswith(f'CONSTRAINT "{name}" {word}')]
+    if not named:
+        table_columns = list(catalog.column_types(con, owner, table))
+        unnamed = [i for i, item in enumerate(items) if item.upper().startswith(word)
+                   and _item_columns(item, kind, table_columns) == set(columns)]
+        named = unnamed if len(unnamed) == 1 else []
+    if len(named) != 1:
+        raise error(ERR_UNSUPPORTED, construct=f"DROP CONSTRAINT {name}: a {word} written inside a column's "
+                                               f"definition (lite finds table-level ones and those it added)")
+    del items[named[0]]
+    rewrite_definition(con, db, table, sql[:sql.index("(") + 1] + "\n  " + ",\n  ".join(items) + "\n"
+                       + sql[sql.rindex(")"):])
+
+
+def _item_columns(item: str, kind: str, table_columns: list[str]) -> set[str]:
+    """The columns a table-level CHECK names, or a FOREIGN KEY's own (referencing) columns."""
+    if kind == "R":
+        match = re.match(r'FOREIGN KEY\s*\(([^)]*)\)', item, re.I)
+        return set(re.findall(r'"([^"]+)"', match.group(1))) if match else set()
+    return named_columns(item, table_columns)

@@ -68,9 +68,9 @@ def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names
             raise error(ERR_UNSUPPORTED, construct=f"DROP COLUMN of {what} column (constraint {cname}): lite cannot "
                                                    f"remove a key from a table; create the new table and copy the rows")
     sql = table_definition(con, db, table)
-    checks = [item for item in _table_constraint_items(sql) if dropped & _named_columns(item, columns)]
+    checks = [item for item in _table_constraint_items(sql) if dropped & named_columns(item, columns)]
     for item in checks:
-        if _named_columns(item, columns) - dropped and not cascade:
+        if named_columns(item, columns) - dropped and not cascade:
             raise error(ERR_DROP_MULTI_COLUMN_CONSTRAINT)
     if checks:
         _remove_items(con, db, table, sql, checks)
@@ -98,7 +98,7 @@ def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names
                 con.execute(f"DELETE FROM LITECAT.{target} WHERE OWNER = ? AND CONSTRAINT_NAME = ?", (owner, cname))
 
 
-def _named_columns(item: str, columns: list[str]) -> set[str]:
+def named_columns(item: str, columns: list[str]) -> set[str]:
     """The table's columns a CHECK constraint's text names (quoted as lite writes them, or as the user did)."""
     text = re.sub(r"'(?:[^']|'')*'", "''", item)   # not inside string literals
     return {c for c in columns if f'"{c}"' in text or re.search(rf'(?<!["\w]){re.escape(c)}(?![\w"])', text, re.I)}
@@ -272,7 +272,7 @@ def modify_columns(con: sqlite3.Connection, db: str, owner: str, table: str, cha
         elif change.not_null is False:
             if nullable or change.name in keys:
                 raise error(ERR_ALREADY_NULL)
-            _drop_not_null(con, db, owner, table, change.name)
+            drop_not_null(con, db, owner, table, change.name)
 
 
 def _retype(con: sqlite3.Connection, db: str, owner: str, table: str, column: str, old: catalog.ColumnType,
@@ -332,7 +332,7 @@ def _set_default(con: sqlite3.Connection, db: str, table: str, column: str, defa
     _rewrite_item(con, db, table, column, change)
 
 
-def _drop_not_null(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> None:
+def drop_not_null(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> None:
     """Remove a column's NOT NULL: SQLite's own (from the table's definition) and lite's triggers."""
     _rewrite_item(con, db, table, column, lambda item: re.sub(r"\s+NOT NULL\b", "", item, count=1))
     for (trigger,) in con.execute(f"SELECT name FROM \"{db}\".sqlite_master WHERE type = 'trigger' AND tbl_name = ? "

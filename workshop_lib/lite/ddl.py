@@ -19,7 +19,8 @@ from sqlglot import exp
 from . import add_constraints, alter_columns, catalog, ctas, sequences, views
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
-    ERR_CONSTRAINT_NAME_USED, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
+    ERR_CONSTRAINT_NAME_USED, ERR_NO_PRIMARY_KEY_TO_DROP, ERR_NO_UNIQUE_KEY_TO_DROP,
+    ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
     ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_TRUNCATE_REFERENCED, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE,
@@ -615,14 +616,32 @@ def _add_constraints(conn: DdlTarget, owner: str, table: str, items: list[exp.Ex
     return DdlResult("ALTER TABLE", owner, table)
 
 
+_DROP_KEY = re.compile(r"^\s*(?P<kind>PRIMARY\s+KEY|UNIQUE\s*\((?P<cols>[^()]*)\))\s*(?P<cascade>CASCADE)?\s*$",
+                       re.I)
 _DROP_LIST = re.compile(r"^\s*\((?P<names>[^()]*)\)\s*(?P<cascade>CASCADE\s+CONSTRAINTS)?\s*$", re.I)
 
 
 def _alter_columns(conn: DdlTarget, owner: str, table: str, action: exp.Expression) -> DdlResult:
     """``ALTER TABLE t DROP COLUMN c | DROP (c, ...) [CASCADE CONSTRAINTS]``, ``RENAME COLUMN a TO b`` and
-    ``RENAME TO u`` (alter_columns.py); other actions of these shapes are refused by name."""
+    ``RENAME TO u`` (alter_columns.py), ``DROP CONSTRAINT n | DROP PRIMARY KEY | DROP UNIQUE (c, ...)
+    [CASCADE]`` (add_constraints.py); other actions of these shapes are refused by name."""
     con, db = conn.sqlite, _db(conn, owner)
     text = " ".join(action.sql(dialect=Oracle).split())[:60]
+    key = _DROP_KEY.match(str(action.expression or "")) if isinstance(action, exp.Command) else None
+    if isinstance(action, exp.Drop) and (action.args.get("kind") or "").upper() == "CONSTRAINT" or key:
+        if key:
+            wanted = "P" if key.group("kind").upper().startswith("PRIMARY") else "U"
+            cols = [n.strip()[1:-1] if n.strip().startswith('"') else n.strip().upper()
+                    for n in (key.group("cols") or "").split(",") if n.strip()]
+            names = [n for n, (k, c) in catalog.table_constraints(con, owner, table).items()
+                     if k == wanted and (wanted == "P" or sorted(c) == sorted(cols))]
+            if not names:
+                raise error(ERR_NO_PRIMARY_KEY_TO_DROP if wanted == "P" else ERR_NO_UNIQUE_KEY_TO_DROP)
+            name, cascade = names[0], bool(key.group("cascade"))
+        else:
+            name, cascade = name_of(action.args["tables"][0].this), bool(action.args.get("cascade"))
+        add_constraints.drop_constraint(con, db, owner, table, name, cascade, lambda o: _db(conn, o))
+        return DdlResult("ALTER TABLE", owner, table)
     if isinstance(action, exp.Drop) and (action.args.get("kind") or "").upper() == "COLUMN":
         names = [name_of(c.this) for c in action.args.get("tables") or []]
         cascade = bool(action.args.get("constraints"))

@@ -62,7 +62,7 @@ def passthrough(code: int, message: str, spec_for_hint: ErrorSpec | None = None)
 
 # ----------------------------------------------------------------------------- shared hint texts
 _HINT_SCHEMA = "check the name and schema (e.g. SUPPLYCHAIN.VESSELS); run ws.seed() if SUPPLYCHAIN is missing"
-_HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns) | ADD CONSTRAINT | "
+_HINT_UNSUPPORTED_STATEMENT = ("lite runs CREATE/DROP TABLE, ALTER TABLE ... ADD (columns) | ADD/DROP CONSTRAINT | "
                                "MODIFY | DROP COLUMN | RENAME COLUMN | RENAME TO, CREATE/DROP INDEX, COMMENT ON and "
                                "TRUNCATE "
                                "(constraint states such as DISABLE or NOVALIDATE are not read)")
@@ -266,7 +266,7 @@ ERR_UNSUPPORTED = _unsupported("{construct}")   # a construct named by sqlglot o
 ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEMENT)
 ERR_UNSUPPORTED_ALTER_TABLE = _unsupported(
     "ALTER TABLE ... {action}",
-    "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), ADD CONSTRAINT, MODIFY (c ...), "
+    "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), ADD / DROP CONSTRAINT, MODIFY (c ...), "
     "DROP COLUMN c, DROP (c, ...), RENAME COLUMN a TO b and RENAME TO u; for any other change create the new "
     "table and copy the rows with INSERT INTO new_t SELECT ... FROM t")
 ERR_UNSUPPORTED_ADDED_COLUMN_CONSTRAINT = _unsupported(
@@ -355,6 +355,13 @@ ERR_ALREADY_NULL = ErrorSpec(1451, "column to be modified to NULL cannot be modi
                              "the column already allows NULL, or it is part of the primary key")
 ERR_NULLS_FOUND = ErrorSpec(2296, "cannot enable ({constraint}) - null values found",
                             "fill the NULLs first: UPDATE t SET c = ... WHERE c IS NULL")
+ERR_NO_SUCH_CONSTRAINT = ErrorSpec(2443, "Cannot drop constraint  - nonexistent constraint",
+                                   "list the table's constraints: SELECT constraint_name FROM user_constraints "
+                                   "WHERE table_name = 'T'")
+ERR_KEY_REFERENCED = ErrorSpec(2273, "this unique/primary key is referenced by some foreign keys",
+                               "add CASCADE to drop those foreign keys too")
+ERR_NO_PRIMARY_KEY_TO_DROP = ErrorSpec(2441, "Cannot drop nonexistent primary key")
+ERR_NO_UNIQUE_KEY_TO_DROP = ErrorSpec(2442, "Cannot drop nonexistent unique key")
 ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
                                             "give each JSON_TABLE column its own name, NESTED PATH columns included")
 ERR_JSON_TABLE_ORDINALITY = ErrorSpec(
