@@ -158,9 +158,32 @@ def test_a_referenced_key_cannot_be_dropped(conn) -> None:
     with pytest.raises(oracledb.DatabaseError) as info:
         run(conn, "ALTER TABLE docs DROP COLUMN id")
     assert info.value.args[0].code == 12992
-    with pytest.raises(oracledb.DatabaseError) as info:
+    with pytest.raises(oracledb.DatabaseError) as info:   # written inside the column's definition
         run(conn, "ALTER TABLE notes DROP COLUMN doc_id")
     assert info.value.args[0].code == 3001 and "foreign key column" in str(info.value)
+
+
+def test_drop_columns_with_the_keys_alter_table_added(conn) -> None:
+    """Keys and foreign keys ALTER TABLE added go with their columns (CASCADE CONSTRAINTS: the foreign keys
+    that reference a dropped key too)."""
+    run(conn, "CREATE TABLE cats (id NUMBER, code VARCHAR2(5), label VARCHAR2(20))")
+    run(conn, "ALTER TABLE cats ADD (CONSTRAINT cats_pk PRIMARY KEY (id), CONSTRAINT cats_code_u UNIQUE (code))")
+    run(conn, "CREATE TABLE items (id NUMBER, cat_id NUMBER, note VARCHAR2(10))")
+    run(conn, "ALTER TABLE items ADD CONSTRAINT items_cat_fk FOREIGN KEY (cat_id) REFERENCES cats (id)")
+    run(conn, "INSERT INTO cats VALUES (1, 'a', 'one')")
+    run(conn, "INSERT INTO items VALUES (1, 1, 'x')")
+    run(conn, "ALTER TABLE cats DROP COLUMN code")
+    run(conn, "INSERT INTO cats VALUES (2, 'two')")
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "ALTER TABLE cats DROP COLUMN id")
+    assert info.value.args[0].code == 12992
+    run(conn, "ALTER TABLE items DROP COLUMN cat_id")
+    run(conn, "ALTER TABLE items ADD (cat_id NUMBER)")
+    run(conn, "ALTER TABLE items ADD CONSTRAINT items_cat_fk FOREIGN KEY (cat_id) REFERENCES cats (id)")
+    run(conn, "ALTER TABLE cats DROP COLUMN id CASCADE CONSTRAINTS")
+    run(conn, "INSERT INTO items VALUES (2, 'y', 99)")
+    assert run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name IN ('CATS', 'ITEMS')") == []
+    assert run(conn, "SELECT * FROM cats ORDER BY label") == [("one",), ("two",)]
 
 
 def test_rename_a_column_keeps_rows_constraints_indexes_and_comment(conn) -> None:

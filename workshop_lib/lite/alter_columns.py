@@ -8,11 +8,12 @@ indexes, and the triggers lite wrote for it) and keeps the catalog (LITECAT)
 in step: column positions, comments, constraints and indexes. A view that reads
 a dropped or renamed column fails when it is next used, as Oracle's does.
 
-A table-level CHECK constraint on a dropped column goes too (SQLite's
-documented way of removing one: the table's schema text is rewritten). What
-SQLite cannot drop without rebuilding the table, and Oracle drops with the
-column, is refused by name (ORA-03001): a primary key, unique or foreign key
-column.
+A table-level CHECK constraint, a foreign key and a key ALTER TABLE added on a
+dropped column go too (SQLite's documented way of removing a CHECK or foreign
+key: the table's schema text is rewritten). What SQLite cannot drop without
+rebuilding the table, and Oracle drops with the column, is refused by name
+(ORA-03001): a column of a key CREATE TABLE declared, or of a foreign key
+written inside a column's definition.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import catalog, functions
+from .errors import LiteNotSupportedError
 from .error_catalogue import (
     ERR_ALREADY_NOT_NULL, ERR_ALREADY_NULL, ERR_CANNOT_DROP_ALL_COLUMNS, ERR_DECREASE_LENGTH, ERR_DECREASE_PRECISION,
     ERR_DROP_MULTI_COLUMN_CONSTRAINT, ERR_DROP_PARENT_KEY, ERR_INVALID_IDENTIFIER, ERR_MUST_BE_EMPTY_TO_CHANGE_TYPE,
@@ -31,17 +33,18 @@ from .error_catalogue import (
 
 
 def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names: list[str], cascade: bool,
-                 drop_index: Callable[[str, str], None]) -> None:
+                 drop_index: Callable[[str, str], None], drop_constraint: Callable[[str], None]) -> None:
     """``ALTER TABLE t DROP COLUMN c`` / ``DROP (c1, c2) [CASCADE CONSTRAINTS]``.
 
     Oracle's checks, in its order: a name the table lacks is ORA-00904, all of
     its columns ORA-12983, a column of a key another constraint references
     ORA-12992 and one of a multi-column constraint ORA-12991 (both unless
-    CASCADE CONSTRAINTS, which lite refuses where it would drop more than the
-    column's own constraints). Then the column's indexes (``drop_index(owner,
-    name)``), lite's triggers for it, its comment and constraints (a
-    table-level CHECK on it too) go, and SQLite drops it; the rest of the
-    columns move up.
+    CASCADE CONSTRAINTS). Then what depends on the columns goes: their keys and
+    foreign keys (``drop_constraint(name)``, with CASCADE CONSTRAINTS the
+    foreign keys that reference them; a key CREATE TABLE declared is ORA-03001,
+    as SQLite would have to rebuild the table), their indexes (``drop_index(owner,
+    name)``), lite's triggers for them, their comments and other constraints (a
+    table-level CHECK on them too), and SQLite drops the columns; the rest move up.
     """
     columns = list(catalog.column_types(con, owner, table))
     for name in names:
@@ -51,22 +54,26 @@ def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names
         raise error(ERR_CANNOT_DROP_ALL_COLUMNS)
     constraints = catalog.table_constraints(con, owner, table)
     dropped = set(names)
+    keys = []
     for cname, (kind, cols) in constraints.items():
         if not dropped & set(cols):
             continue
-        if kind in ("P", "U") and con.execute(
+        if kind in ("P", "U") and not cascade and con.execute(
                 "SELECT 1 FROM LITECAT.CONSTRAINTS WHERE R_OWNER = ? AND R_CONSTRAINT_NAME = ?",
                 (owner, cname)).fetchone():
-            if not cascade:
-                raise error(ERR_DROP_PARENT_KEY)
-            raise error(ERR_UNSUPPORTED, construct="DROP COLUMN ... CASCADE CONSTRAINTS of a key other tables "
-                                                   "reference (lite cannot remove their foreign keys)")
+            raise error(ERR_DROP_PARENT_KEY)
         if set(cols) - dropped and not cascade:
             raise error(ERR_DROP_MULTI_COLUMN_CONSTRAINT)
         if kind in ("P", "U", "R"):
+            keys.append((cname, kind))
+    for cname, kind in keys:
+        try:
+            drop_constraint(cname)
+        except LiteNotSupportedError:
             what = {"P": "a primary key", "U": "a unique key", "R": "a foreign key"}[kind]
-            raise error(ERR_UNSUPPORTED, construct=f"DROP COLUMN of {what} column (constraint {cname}): lite cannot "
-                                                   f"remove a key from a table; create the new table and copy the rows")
+            raise error(ERR_UNSUPPORTED, construct=f"DROP COLUMN of {what} column (constraint {cname}) that CREATE "
+                                                   f"TABLE declared: lite cannot remove it from SQLite's table; create "
+                                                   f"the new table and copy the rows") from None
     sql = table_definition(con, db, table)
     checks = [item for item in _table_constraint_items(sql) if dropped & named_columns(item, columns)]
     for item in checks:

@@ -662,7 +662,9 @@ def _alter_columns(conn: DdlTarget, owner: str, table: str, action: exp.Expressi
         raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=text)
     alter_columns.drop_columns(con, db, owner, table, names, cascade,
                                lambda index_owner, index: _forget_index(conn, index_owner, index, owner, _index_type(
-                                   con, index_owner, index)))
+                                   con, index_owner, index)),
+                               lambda name: add_constraints.drop_constraint(con, db, owner, table, name, cascade,
+                                                                            lambda o: _db(conn, o)))
     return DdlResult("ALTER TABLE", owner, table)
 
 
