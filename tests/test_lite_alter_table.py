@@ -30,6 +30,13 @@ def conn(tmp_path):
     connection.close()
 
 
+def error_code(conn, sql: str) -> int:
+    """The Oracle error number ``sql`` fails with (it must fail)."""
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, sql)
+    return info.value.args[0].code
+
+
 def columns(conn, table: str = "DOCS") -> list[tuple]:
     return run(conn, "SELECT column_name, data_type, nullable FROM user_tab_columns WHERE table_name = :t "
                      "ORDER BY column_id", {"t": table})
@@ -136,9 +143,7 @@ def test_drop_takes_the_column_s_indexes_checks_and_not_null_with_it(conn) -> No
     run(conn, "INSERT INTO items VALUES (1, 1, 2, 'red pen')")
     run(conn, "CREATE INDEX items_ab ON items (a, b)")
     run(conn, "CREATE INDEX items_c_tx ON items (c) INDEXTYPE IS CTXSYS.CONTEXT")
-    with pytest.raises(oracledb.DatabaseError) as info:   # AB_CK also names B
-        run(conn, "ALTER TABLE items DROP COLUMN a")
-    assert info.value.args[0].code == 12991
+    assert error_code(conn, "ALTER TABLE items DROP COLUMN a") == 12991  # AB_CK also names B
     run(conn, "ALTER TABLE items DROP COLUMN a CASCADE CONSTRAINTS")
     assert run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name = 'ITEMS' "
                      "AND constraint_type = 'C' ORDER BY 1") == [("B_CK",)]
@@ -155,9 +160,7 @@ def test_drop_takes_the_column_s_indexes_checks_and_not_null_with_it(conn) -> No
 
 def test_a_referenced_key_cannot_be_dropped(conn) -> None:
     run(conn, "CREATE TABLE notes (id NUMBER PRIMARY KEY, doc_id NUMBER REFERENCES docs (id))")
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "ALTER TABLE docs DROP COLUMN id")
-    assert info.value.args[0].code == 12992
+    assert error_code(conn, "ALTER TABLE docs DROP COLUMN id") == 12992
     with pytest.raises(oracledb.DatabaseError) as info:   # written inside the column's definition
         run(conn, "ALTER TABLE notes DROP COLUMN doc_id")
     assert info.value.args[0].code == 3001 and "foreign key column" in str(info.value)
@@ -174,9 +177,7 @@ def test_drop_columns_with_the_keys_alter_table_added(conn) -> None:
     run(conn, "INSERT INTO items VALUES (1, 1, 'x')")
     run(conn, "ALTER TABLE cats DROP COLUMN code")
     run(conn, "INSERT INTO cats VALUES (2, 'two')")
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "ALTER TABLE cats DROP COLUMN id")
-    assert info.value.args[0].code == 12992
+    assert error_code(conn, "ALTER TABLE cats DROP COLUMN id") == 12992
     run(conn, "ALTER TABLE items DROP COLUMN cat_id")
     run(conn, "ALTER TABLE items ADD (cat_id NUMBER)")
     run(conn, "ALTER TABLE items ADD CONSTRAINT items_cat_fk FOREIGN KEY (cat_id) REFERENCES cats (id)")
@@ -205,9 +206,7 @@ def test_rename_a_column_keeps_rows_constraints_indexes_and_comment(conn) -> Non
     with pytest.raises(oracledb.DatabaseError) as info:   # DEFAULT ON NULL's trigger, written again
         run(conn, "UPDATE people SET years = NULL")
     assert info.value.args[0].code == 1407 and '"PEOPLE"."YEARS"' in str(info.value)
-    with pytest.raises(oracledb.DatabaseError) as info:   # the view reads a column the table no longer has
-        run(conn, "SELECT * FROM adults")
-    assert info.value.args[0].code == 904
+    assert error_code(conn, "SELECT * FROM adults") == 904  # the view reads a column the table no longer has
 
 
 def test_rename_a_table_keeps_its_constraints_and_the_foreign_keys_to_it(conn) -> None:
@@ -216,20 +215,14 @@ def test_rename_a_table_keeps_its_constraints_and_the_foreign_keys_to_it(conn) -
     run(conn, "ALTER TABLE docs RENAME TO papers")
     assert run(conn, "SELECT COUNT(*) FROM papers") == [(40,)]
     assert run(conn, "SELECT table_name FROM user_tables ORDER BY 1") == [("NOTES",), ("PAPERS",)]
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "SELECT * FROM docs")
-    assert info.value.args[0].code == 942
+    assert error_code(conn, "SELECT * FROM docs") == 942
     run(conn, "INSERT INTO notes VALUES (2, 2)")
     with pytest.raises(oracledb.DatabaseError) as info:
         run(conn, "INSERT INTO notes VALUES (3, 99)")   # the foreign key now names PAPERS
     assert info.value.args[0].code == 2291
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "DELETE FROM papers WHERE id = 1")
-    assert info.value.args[0].code == 2292
+    assert error_code(conn, "DELETE FROM papers WHERE id = 1") == 2292
     run(conn, "CREATE VIEW few AS SELECT id FROM papers WHERE id < 3")
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "ALTER TABLE notes RENAME TO few")
-    assert info.value.args[0].code == 955
+    assert error_code(conn, "ALTER TABLE notes RENAME TO few") == 955
     run(conn, "ALTER TABLE notes RENAME TO remarks")
     with pytest.raises(oracledb.DatabaseError) as info:
         run(conn, "INSERT INTO remarks (id) VALUES (9)")
@@ -277,17 +270,12 @@ def test_add_constraints_as_the_sample_schema_scripts_do(conn) -> None:
         ("COUNTR_NAME_C", "C", None), ("COUNTR_NAME_U", "U", None), ("COUNTR_PK", "P", None),
         ("COUNTR_REG_FK", "R", "REG_ID_PK")]
     assert columns(conn, "REGIONS")[0] == ("REGION_ID", "NUMBER", "N")
-
-    def fails(sql: str) -> int:
-        with pytest.raises(oracledb.DatabaseError) as info:
-            run(conn, sql)
-        return info.value.args[0].code
-    assert fails("INSERT INTO regions VALUES (1, 'Again')") == 1
-    assert fails("INSERT INTO regions VALUES (NULL, 'None')") == 1400
-    assert fails("INSERT INTO countries VALUES ('XX', 9, 'Nowhere')") == 2291
-    assert fails("INSERT INTO countries VALUES ('FR', 1, 'United Kingdom')") == 1
-    assert fails("INSERT INTO countries VALUES ('FR', 1, 'F')") == 2290
-    assert fails("DELETE FROM regions WHERE region_id = 1") == 2292
+    assert error_code(conn, "INSERT INTO regions VALUES (1, 'Again')") == 1
+    assert error_code(conn, "INSERT INTO regions VALUES (NULL, 'None')") == 1400
+    assert error_code(conn, "INSERT INTO countries VALUES ('XX', 9, 'Nowhere')") == 2291
+    assert error_code(conn, "INSERT INTO countries VALUES ('FR', 1, 'United Kingdom')") == 1
+    assert error_code(conn, "INSERT INTO countries VALUES ('FR', 1, 'F')") == 2290
+    assert error_code(conn, "DELETE FROM regions WHERE region_id = 1") == 2292
     run(conn, "INSERT INTO countries VALUES ('FR', NULL, 'France')")   # a NULL key needs no parent
 
 
@@ -297,9 +285,7 @@ def test_a_foreign_key_may_reference_the_key_the_same_statement_adds(conn) -> No
     run(conn, "INSERT INTO staff VALUES (2, 1)")
     run(conn, "ALTER TABLE staff ADD (CONSTRAINT staff_mgr_fk FOREIGN KEY (manager_id) REFERENCES staff, "
               "CONSTRAINT staff_pk PRIMARY KEY (id))")
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "INSERT INTO staff VALUES (3, 42)")
-    assert info.value.args[0].code == 2291
+    assert error_code(conn, "INSERT INTO staff VALUES (3, 42)") == 2291
 
 
 def test_a_composite_unique_key_treats_nulls_as_oracle_does(conn) -> None:
@@ -374,9 +360,7 @@ def test_modify_widens_sets_defaults_and_switches_not_null(conn) -> None:
     """The usual MODIFYs: a longer VARCHAR2 (checked on the next write), a DEFAULT for new rows, NOT NULL after
     the NULLs are filled (ORA-02296 before, ORA-01442 twice), and NULL again."""
     run(conn, "ALTER TABLE docs ADD (note VARCHAR2(5), score NUMBER(4, 1))")
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "UPDATE docs SET note = 'longer text' WHERE id = 1")
-    assert info.value.args[0].code == 12899
+    assert error_code(conn, "UPDATE docs SET note = 'longer text' WHERE id = 1") == 12899
     run(conn, "ALTER TABLE docs MODIFY (note VARCHAR2(40), score NUMBER(6, 2) DEFAULT 2.5)")
     run(conn, "UPDATE docs SET note = 'longer text' WHERE id = 1")
     run(conn, "INSERT INTO docs (id, body) VALUES (41, 'doc 41')")
@@ -389,12 +373,8 @@ def test_modify_widens_sets_defaults_and_switches_not_null(conn) -> None:
     run(conn, "ALTER TABLE docs MODIFY note CONSTRAINT docs_note_nn NOT NULL")
     assert columns(conn)[2] == ("NOTE", "VARCHAR2", "N")
     assert run(conn, "SELECT constraint_name FROM user_constraints WHERE constraint_type = 'C'") == [("DOCS_NOTE_NN",)]
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "INSERT INTO docs (id, body) VALUES (42, 'doc 42')")
-    assert info.value.args[0].code == 1400
-    with pytest.raises(oracledb.DatabaseError) as info:
-        run(conn, "ALTER TABLE docs MODIFY (note NOT NULL)")
-    assert info.value.args[0].code == 1442
+    assert error_code(conn, "INSERT INTO docs (id, body) VALUES (42, 'doc 42')") == 1400
+    assert error_code(conn, "ALTER TABLE docs MODIFY (note NOT NULL)") == 1442
     run(conn, "ALTER TABLE docs MODIFY (note NULL, score DEFAULT NULL)")
     run(conn, "INSERT INTO docs (id, body) VALUES (42, 'doc 42')")
     assert run(conn, "SELECT note, score FROM docs WHERE id = 42") == [(None, None)]
@@ -422,31 +402,26 @@ def test_drop_constraint_undoes_what_add_constraint_did(conn) -> None:
               "REFERENCES parts (id))")
     run(conn, "INSERT INTO parts VALUES (1, 'a', 5)")
     run(conn, "INSERT INTO uses VALUES (1, 1)")
-
-    def code(sql: str) -> int:
-        with pytest.raises(oracledb.DatabaseError) as info:
-            run(conn, sql)
-        return info.value.args[0].code
-    assert code("ALTER TABLE parts DROP CONSTRAINT nope") == 2443
-    assert code("ALTER TABLE parts DROP PRIMARY KEY") == 2273
+    assert error_code(conn, "ALTER TABLE parts DROP CONSTRAINT nope") == 2443
+    assert error_code(conn, "ALTER TABLE parts DROP PRIMARY KEY") == 2273
     run(conn, "ALTER TABLE parts DROP CONSTRAINT parts_n_c")
     run(conn, "INSERT INTO parts VALUES (2, 'b', 500)")
     run(conn, "ALTER TABLE parts DROP UNIQUE (code)")
     run(conn, "INSERT INTO parts VALUES (3, 'b', 5)")
-    assert code("ALTER TABLE parts DROP UNIQUE (code)") == 2442
+    assert error_code(conn, "ALTER TABLE parts DROP UNIQUE (code)") == 2442
     unnamed_check = run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name = 'PARTS' "
                               "AND search_condition LIKE 'code%'")[0][0]
     run(conn, f"ALTER TABLE parts DROP CONSTRAINT {unnamed_check}")
     run(conn, "INSERT INTO parts VALUES (4, 'x', 5)")
     column_check = run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name = 'PARTS' "
                              "AND search_condition LIKE 'n%'")[0][0]
-    assert code(f"ALTER TABLE parts DROP CONSTRAINT {column_check}") == 3001   # written inside the column
+    assert error_code(conn, f"ALTER TABLE parts DROP CONSTRAINT {column_check}") == 3001   # written inside the column
     run(conn, "ALTER TABLE parts DROP PRIMARY KEY CASCADE")   # and the foreign key that references it
     run(conn, "INSERT INTO parts VALUES (1, 'z', 5)")
     run(conn, "INSERT INTO uses VALUES (2, 99)")
-    assert code("ALTER TABLE parts DROP PRIMARY KEY") == 2441
+    assert error_code(conn, "ALTER TABLE parts DROP PRIMARY KEY") == 2441
     assert run(conn, "SELECT constraint_name FROM user_constraints WHERE table_name IN ('PARTS', 'USES')") == [
         (column_check,)]
     assert run(conn, "SELECT nullable FROM user_tab_columns WHERE table_name = 'PARTS' AND column_name = 'ID'") \
         == [("Y",)]
-    assert code("ALTER TABLE docs DROP PRIMARY KEY") == 3001   # CREATE TABLE's key is part of SQLite's table
+    assert error_code(conn, "ALTER TABLE docs DROP PRIMARY KEY") == 3001   # CREATE TABLE's key is part of SQLite's table
