@@ -425,3 +425,18 @@ def test_drop_constraint_undoes_what_add_constraint_did(conn) -> None:
     assert run(conn, "SELECT nullable FROM user_tab_columns WHERE table_name = 'PARTS' AND column_name = 'ID'") \
         == [("Y",)]
     assert error_code(conn, "ALTER TABLE docs DROP PRIMARY KEY") == 3001   # CREATE TABLE's key is part of SQLite's table
+
+
+def test_a_renamed_table_s_triggers_name_it(conn) -> None:
+    """Lite's triggers (DEFAULT ON NULL, identity) carry the table's name in their names and messages."""
+    run(conn, "CREATE TABLE counters (id NUMBER GENERATED ALWAYS AS IDENTITY, n NUMBER DEFAULT ON NULL 0)")
+    run(conn, "INSERT INTO counters (n) VALUES (NULL)")
+    run(conn, "ALTER TABLE counters RENAME TO tallies")
+    run(conn, "INSERT INTO tallies (n) VALUES (NULL)")
+    assert run(conn, "SELECT id, n FROM tallies ORDER BY id") == [(1, 0), (2, 0)]
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, "UPDATE tallies SET n = NULL")
+    assert info.value.args[0].code == 1407 and '"HR"."TALLIES"."N"' in str(info.value)
+    assert error_code(conn, "INSERT INTO tallies (id) VALUES (9)") == 32795
+    assert [name for (name,) in conn.sqlite.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+            if name.startswith("COUNTERS")] == []
