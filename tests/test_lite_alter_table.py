@@ -440,3 +440,28 @@ def test_a_renamed_table_s_triggers_name_it(conn) -> None:
     assert error_code(conn, "INSERT INTO tallies (id) VALUES (9)") == 32795
     assert [name for (name,) in conn.sqlite.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
             if name.startswith("COUNTERS")] == []
+
+
+def test_another_user_s_table_cannot_be_altered(tmp_path) -> None:
+    """Lite has no GRANT: as in Oracle without ALTER ANY TABLE, a learner connected as AGENT cannot change
+    SUPPLYCHAIN's columns or constraints (ORA-01031), which the doctor's row counts would not notice."""
+    owner = connect_lite(tmp_path, "SUPPLYCHAIN")
+    run(owner, "CREATE TABLE vessels (id NUMBER PRIMARY KEY, capacity_teu NUMBER)")
+    owner.commit()
+    agent = connect_lite(tmp_path, "AGENT")
+    try:
+        for sql in ("ALTER TABLE supplychain.vessels DROP COLUMN capacity_teu",
+                    "ALTER TABLE supplychain.vessels RENAME COLUMN capacity_teu TO tons",
+                    "ALTER TABLE supplychain.vessels MODIFY (capacity_teu NUMBER(3))",
+                    "ALTER TABLE supplychain.vessels ADD (note VARCHAR2(10))",
+                    "ALTER TABLE supplychain.vessels ADD CONSTRAINT cap_c CHECK (capacity_teu > 0)"):
+            with pytest.raises(oracledb.DatabaseError) as info:
+                run(agent, sql)
+            assert info.value.args[0].code == 1031 and "connect as SUPPLYCHAIN" in str(info.value), sql
+        assert error_code(agent, "ALTER TABLE supplychain.nowhere DROP COLUMN x") == 942
+        assert run(owner, "SELECT column_name FROM user_tab_columns WHERE table_name = 'VESSELS' ORDER BY column_id") \
+            == [("ID",), ("CAPACITY_TEU",)]
+        run(owner, "ALTER TABLE vessels ADD (note VARCHAR2(10))")   # the owner may
+    finally:
+        agent.close()
+        owner.close()

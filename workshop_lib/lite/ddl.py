@@ -19,7 +19,7 @@ from sqlglot import exp
 from . import add_constraints, alter_columns, catalog, ctas, sequences, views
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
-    ERR_CONSTRAINT_NAME_USED, ERR_NO_PRIMARY_KEY_TO_DROP, ERR_NO_UNIQUE_KEY_TO_DROP,
+    ERR_ALTER_OTHER_SCHEMA, ERR_CONSTRAINT_NAME_USED, ERR_NO_PRIMARY_KEY_TO_DROP, ERR_NO_UNIQUE_KEY_TO_DROP,
     ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
@@ -136,8 +136,7 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
     match = _MODIFY_RE.match(sql)
     if match:   # sqlglot reads Oracle's MODIFY as an opaque command
         owner, table = _split_qname(match.group("table"), user)
-        if not catalog.table_exists(con, owner, table):
-            raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+        _check_alterable(conn, owner, table)
         return _modify(conn, owner, table, match.group("rest"), ctx)
     head = sql.lstrip()[:6].upper()
     if head.startswith("GRANT") or head.startswith("REVOKE"):
@@ -468,6 +467,17 @@ def _record_column(con: sqlite3.Connection, owner: str, table: str, position: in
          ctype.vector_dim, ctype.vector_format, ctype.char_used))
 
 
+def _check_alterable(conn: DdlTarget, owner: str, table: str) -> None:
+    """ORA-00942 for a table that does not exist, ORA-01031 for another user's: lite has no GRANT, so ALTER
+    TABLE changes the connected user's own tables only (Oracle's rule without ALTER ANY TABLE). A learner
+    connected as AGENT cannot change SUPPLYCHAIN's columns or constraints, which the doctor's row counts
+    would not notice."""
+    if not catalog.table_exists(conn.sqlite, owner, table):
+        raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+    if owner != conn.username:
+        raise error(ERR_ALTER_OTHER_SCHEMA, owner=owner, table=table, user=conn.username)
+
+
 def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
     """``ALTER TABLE t ADD (c type [DEFAULT v] [NOT NULL], ...)`` (or ``ADD c type ...``); other actions refused.
 
@@ -482,8 +492,7 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
     """
     con = conn.sqlite
     owner, table = table_ref(tree.this, conn.username)
-    if not catalog.table_exists(con, owner, table):
-        raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+    _check_alterable(conn, owner, table)
     actions = tree.args.get("actions") or []
     if len(actions) == 1 and isinstance(actions[0], (exp.Drop, exp.Command, exp.RenameColumn, exp.AlterRename)):
         return _alter_columns(conn, owner, table, actions[0])
