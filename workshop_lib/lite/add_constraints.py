@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import catalog
-from .alter_columns import drop_not_null, named_columns, rewrite_definition, split_items, table_definition
+from .alter_columns import drop_not_null, edit_definition, named_columns
 from .error_catalogue import (
     ERR_CONSTRAINT_COLUMN_COUNT, ERR_CONSTRAINT_NAME_USED, ERR_INVALID_IDENTIFIER, ERR_KEY_EXISTS, ERR_KEY_REFERENCED,
     ERR_NO_MATCHING_KEY, ERR_NO_SUCH_CONSTRAINT, ERR_UNSUPPORTED,
@@ -95,9 +95,7 @@ def add_constraints(con: sqlite3.Connection, db: str, owner: str, table: str, co
                 raise error(ERR_VALIDATE_UNIQUE, constraint=label)
             con.execute(f'CREATE UNIQUE INDEX "{db}"."{name}$UK" ON "{table}" ({cols})')
             if len(constraint.columns) > 1:   # Oracle's NULLs: (1, NULL) twice are duplicates
-                keys = ", ".join(f"ifnull(\"{c}\", x'00')" for c in constraint.columns)
-                some = " OR ".join(f'"{c}" IS NOT NULL' for c in constraint.columns)
-                con.execute(f'CREATE UNIQUE INDEX "{db}"."{name}$NULLS" ON "{table}" ({keys}) WHERE {some}')
+                null_aware_unique_index(con, db, table, name, constraint.columns)
         elif constraint.kind == "C":
             if _any(con, db, table, f"NOT ({constraint.condition})"):
                 raise error(ERR_VALIDATE_CHECK, constraint=label)
@@ -142,7 +140,7 @@ def _any(con: sqlite3.Connection, db: str, table: str, condition: str) -> bool:
 def _duplicates(con: sqlite3.Connection, db: str, table: str, columns: list[str], *, nulls_equal: bool) -> bool:
     """Whether two rows have the same key; with ``nulls_equal`` (a unique key), NULLs compare equal and rows
     whose key is all NULL are left out."""
-    keys = ", ".join(f"ifnull(\"{c}\", x'00')" if nulls_equal else f'"{c}"' for c in columns)
+    keys = _null_keys(columns) if nulls_equal else ", ".join(f'"{c}"' for c in columns)
     where = " OR ".join(f'"{c}" IS NOT NULL' for c in columns) if nulls_equal else "1 = 1"
     return con.execute(f'SELECT 1 FROM "{db}"."{table}" WHERE {where} GROUP BY {keys} HAVING COUNT(*) > 1 '
                        f"LIMIT 1").fetchone() is not None
@@ -162,9 +160,20 @@ def _declared_not_null(con: sqlite3.Connection, db: str, table: str, column: str
 
 
 def _append(con: sqlite3.Connection, db: str, table: str, item: str) -> None:
-    sql = table_definition(con, db, table)
-    end = sql.rindex(")")
-    rewrite_definition(con, db, table, sql[:end].rstrip() + ",\n  " + item + "\n" + sql[end:])
+    edit_definition(con, db, table, lambda items: items + [item])
+
+
+def null_aware_unique_index(con: sqlite3.Connection, db: str, table: str, name: str, columns: list[str]) -> None:
+    """The index that makes a composite UNIQUE key Oracle's: two rows whose non-NULL key values are equal and
+    whose NULLs are in the same columns are duplicates ((1, NULL) twice is ORA-00001; SQLite takes any NULL
+    as distinct); only rows with every key column NULL may repeat. NULL is written as a value no column holds
+    (a zero-byte blob), for rows with a non-NULL key value. CREATE TABLE and ADD CONSTRAINT both use it."""
+    some = " OR ".join(f'"{c}" IS NOT NULL' for c in columns)
+    con.execute(f'CREATE UNIQUE INDEX "{db}"."{name}$NULLS" ON "{table}" ({_null_keys(columns)}) WHERE {some}')
+
+
+def _null_keys(columns: list[str]) -> str:
+    return ", ".join(f"ifnull(\"{c}\", x'00')" for c in columns)
 
 
 def drop_constraint(con: sqlite3.Connection, db: str, owner: str, table: str, name: str, cascade: bool,
@@ -219,22 +228,22 @@ def _remove_from_definition(con: sqlite3.Connection, db: str, owner: str, table:
                             columns: list[str]) -> None:
     """Take a CHECK or FOREIGN KEY out of the table's CREATE TABLE text: the item lite wrote under the
     constraint's name, or the one unnamed item of its kind over exactly its columns."""
-    sql = table_definition(con, db, table)
-    body = sql[sql.index("(") + 1:sql.rindex(")")]
-    items = split_items(body)
     word = "CHECK" if kind == "C" else "FOREIGN KEY"
-    named = [i for i, item in enumerate(items) if item.upper().startswith(f'CONSTRAINT "{name}" {word}')]
-    if not named:
-        table_columns = list(catalog.column_types(con, owner, table))
-        unnamed = [i for i, item in enumerate(items) if item.upper().startswith(word)
-                   and _item_columns(item, kind, table_columns) == set(columns)]
-        named = unnamed if len(unnamed) == 1 else []
-    if len(named) != 1:
-        raise error(ERR_UNSUPPORTED, construct=f"DROP CONSTRAINT {name}: a {word} written inside a column's "
-                                               f"definition (lite finds table-level ones and those it added)")
-    del items[named[0]]
-    rewrite_definition(con, db, table, sql[:sql.index("(") + 1] + "\n  " + ",\n  ".join(items) + "\n"
-                       + sql[sql.rindex(")"):])
+    table_columns = list(catalog.column_types(con, owner, table))
+
+    def edit(items: list[str]) -> list[str]:
+        prefix = f'CONSTRAINT "{name}" '
+        found = [i for i, item in enumerate(items)
+                 if item.startswith(prefix) and item[len(prefix):].upper().startswith(word)]
+        if not found:
+            unnamed = [i for i, item in enumerate(items) if item.upper().startswith(word)
+                       and _item_columns(item, kind, table_columns) == set(columns)]
+            found = unnamed if len(unnamed) == 1 else []
+        if len(found) != 1:
+            raise error(ERR_UNSUPPORTED, construct=f"DROP CONSTRAINT {name}: a {word} written inside a column's "
+                                                   f"definition (lite finds table-level ones and those it added)")
+        return items[:found[0]] + items[found[0] + 1:]
+    edit_definition(con, db, table, edit)
 
 
 def _item_columns(item: str, kind: str, table_columns: list[str]) -> set[str]:

@@ -80,7 +80,7 @@ def drop_columns(con: sqlite3.Connection, db: str, owner: str, table: str, names
         if named_columns(item, columns) - dropped and not cascade:
             raise error(ERR_DROP_MULTI_COLUMN_CONSTRAINT)
     if checks:
-        _remove_items(con, db, table, sql, checks)
+        edit_definition(con, db, table, lambda items: [item for item in items if item not in checks])
     indexes = con.execute("SELECT OWNER, INDEX_NAME, COLUMN_NAMES FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? "
                           "AND TABLE_NAME = ?", (owner, table)).fetchall()
     for index_owner, index, cols in indexes:
@@ -111,11 +111,13 @@ def named_columns(item: str, columns: list[str]) -> set[str]:
     return {c for c in columns if f'"{c}"' in text or re.search(rf'(?<!["\w]){re.escape(c)}(?![\w"])', text, re.I)}
 
 
-def _remove_items(con: sqlite3.Connection, db: str, table: str, sql: str, items: list[str]) -> None:
-    """Take table-level CHECK constraints out of the table's definition."""
-    body_start, body_end = sql.index("(") + 1, sql.rindex(")")
-    kept = [item for item in split_items(sql[body_start:body_end]) if item not in items]
-    rewrite_definition(con, db, table, sql[:body_start] + "\n  " + ",\n  ".join(kept) + "\n" + sql[body_end:])
+def edit_definition(con: sqlite3.Connection, db: str, table: str, edit: Callable[[list[str]], list[str]]) -> None:
+    """Rewrite the table's CREATE TABLE text with its items (columns and table constraints, as written) passed
+    through ``edit``: the one way lite changes a table's CHECK, FOREIGN KEY, NOT NULL or DEFAULT in place."""
+    sql = table_definition(con, db, table)
+    start, end = sql.index("(") + 1, sql.rindex(")")
+    items = edit(split_items(sql[start:end]))
+    rewrite_definition(con, db, table, sql[:start] + "\n  " + ",\n  ".join(items) + "\n" + sql[end:])
 
 
 def table_definition(con: sqlite3.Connection, db: str, table: str) -> str:
@@ -306,18 +308,11 @@ def _retype(con: sqlite3.Connection, db: str, owner: str, table: str, column: st
                 (new.data_type, new.length, new.precision, new.scale, new.char_used, owner, table, column))
 
 
-def _column_item(sql: str, column: str) -> tuple[list[str], int]:
-    """The items of a CREATE TABLE text and the position of ``column``'s."""
-    items = split_items(sql[sql.index("(") + 1:sql.rindex(")")])
-    return items, next(i for i, item in enumerate(items) if item.startswith(f'"{column}" ') or item == f'"{column}"')
-
-
-def _rewrite_item(con: sqlite3.Connection, db: str, table: str, column: str, change: Callable[[str], str]) -> None:
-    sql = table_definition(con, db, table)
-    items, at = _column_item(sql, column)
-    items[at] = change(items[at])
-    rewrite_definition(con, db, table, sql[:sql.index("(") + 1] + "\n  " + ",\n  ".join(items) + "\n"
-                       + sql[sql.rindex(")"):])
+def _edit_column(con: sqlite3.Connection, db: str, table: str, column: str, change: Callable[[str], str]) -> None:
+    """Pass ``column``'s item of the table's definition through ``change``."""
+    def edit(items: list[str]) -> list[str]:
+        return [change(item) if item.startswith(f'"{column}" ') or item == f'"{column}"' else item for item in items]
+    edit_definition(con, db, table, edit)
 
 
 def _set_default(con: sqlite3.Connection, db: str, table: str, column: str, default: str) -> None:
@@ -336,12 +331,12 @@ def _set_default(con: sqlite3.Connection, db: str, table: str, column: str, defa
                     break
             item = item[:start] + item[end + 1:]
         return item if default.upper() == "NULL" else f"{item} DEFAULT ({default})"
-    _rewrite_item(con, db, table, column, change)
+    _edit_column(con, db, table, column, change)
 
 
 def drop_not_null(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> None:
     """Remove a column's NOT NULL: SQLite's own (from the table's definition) and lite's triggers."""
-    _rewrite_item(con, db, table, column, lambda item: re.sub(r"\s+NOT NULL\b", "", item, count=1))
+    _edit_column(con, db, table, column, lambda item: re.sub(r"\s+NOT NULL\b", "", item, count=1))
     for (trigger,) in con.execute(f"SELECT name FROM \"{db}\".sqlite_master WHERE type = 'trigger' AND tbl_name = ? "
                                   f"AND name IN (?, ?)", (table, f"{table}__{column}__NOT_NULL_INSERT",
                                                           f"{table}__{column}__NOT_NULL_UPDATE")).fetchall():

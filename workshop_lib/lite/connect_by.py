@@ -42,6 +42,7 @@ from .error_catalogue import (
     ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE, ERR_CONNECT_BY_LOOP, ERR_ORDER_SIBLINGS_NOT_ALLOWED, ERR_UNSUPPORTED, error,
 )
 from .scope import Scope, expand_stars, name_of
+from .transforms import _anon
 
 CTE, PARENT, CHILD = "__H", "__P", "__C"   # the hierarchy, the parent row, a child row in a probe
 _LEVEL, _KEYS, _ORD = "__LVL", "__KEYS", "__ORD"
@@ -54,10 +55,6 @@ def _id(name: str) -> exp.Identifier:
 
 def _col(name: str, table: str) -> exp.Column:
     return exp.Column(this=_id(name), table=_id(table))
-
-
-def _call(name: str, *args: exp.Expression) -> exp.Anonymous:
-    return exp.Anonymous(this=name, expressions=list(args))
 
 
 def rewrite(tree: exp.Expression, scope_for: Callable[[exp.Select], Scope]) -> exp.Expression:
@@ -136,7 +133,7 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
         elif word == "CONNECT_BY_ISCYCLE":
             if not nocycle:
                 raise error(ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE)
-            seen_again = exp.EQ(this=_call("ora_cb_seen", _col(_KEYS, alias),
+            seen_again = exp.EQ(this=_anon("ora_cb_seen", _col(_KEYS, alias),
                                            *[_renamed(p, alias, CHILD) for p in priors]),
                                 expression=exp.Literal.number(1))
             column.replace(_flag(_children(item, alias, condition, seen_again), when=1, otherwise=0))
@@ -247,7 +244,7 @@ def _row(alias: str, columns: list[str], level: exp.Expression, keys: exp.Expres
 def _keys(path: exp.Expression, priors: list[exp.Expression], nocycle: bool) -> exp.Expression:
     """The row's "__KEYS": its parent's followed by the row's values of the PRIOR expressions (a loop:
     ORA-01436, or NULL with NOCYCLE, which stops the row)."""
-    return _call("ora_cb_push", path, exp.Literal.number(int(nocycle)), *[p.copy() for p in priors])
+    return _anon("ora_cb_push", path, exp.Literal.number(int(nocycle)), *[p.copy() for p in priors])
 
 
 def _sort_key(parent: exp.Expression, siblings: list[exp.Expression], item: exp.Expression,
@@ -261,7 +258,7 @@ def _sort_key(parent: exp.Expression, siblings: list[exp.Expression], item: exp.
         if isinstance(item, exp.Table) and isinstance(item.this, exp.Identifier) else [_col(c, alias) for c in columns]
     flags += "AL" * len(ties)
     values += ties
-    return exp.DPipe(this=parent, expression=_call("ora_cb_sortkey", exp.Literal.string(flags), *values))
+    return exp.DPipe(this=parent, expression=_anon("ora_cb_sortkey", exp.Literal.string(flags), *values))
 
 
 # ----------------------------------------------------------------------------- SQLite functions

@@ -625,6 +625,11 @@ def _add_constraints(conn: DdlTarget, owner: str, table: str, items: list[exp.Ex
     return DdlResult("ALTER TABLE", owner, table)
 
 
+def _name_list(text: str) -> list[str]:
+    """``a, "b c"``: Oracle names, unquoted ones upper-cased."""
+    return [n[1:-1] if n.startswith('"') else n.upper() for n in (p.strip() for p in text.split(",")) if n]
+
+
 _DROP_KEY = re.compile(r"^\s*(?P<kind>PRIMARY\s+KEY|UNIQUE\s*\((?P<cols>[^()]*)\))\s*(?P<cascade>CASCADE)?\s*$",
                        re.I)
 _DROP_LIST = re.compile(r"^\s*\((?P<names>[^()]*)\)\s*(?P<cascade>CASCADE\s+CONSTRAINTS)?\s*$", re.I)
@@ -640,8 +645,7 @@ def _alter_columns(conn: DdlTarget, owner: str, table: str, action: exp.Expressi
     if isinstance(action, exp.Drop) and (action.args.get("kind") or "").upper() == "CONSTRAINT" or key:
         if key:
             wanted = "P" if key.group("kind").upper().startswith("PRIMARY") else "U"
-            cols = [n.strip()[1:-1] if n.strip().startswith('"') else n.strip().upper()
-                    for n in (key.group("cols") or "").split(",") if n.strip()]
+            cols = _name_list(key.group("cols") or "")
             names = [n for n, (k, c) in catalog.table_constraints(con, owner, table).items()
                      if k == wanted and (wanted == "P" or sorted(c) == sorted(cols))]
             if not names:
@@ -657,8 +661,7 @@ def _alter_columns(conn: DdlTarget, owner: str, table: str, action: exp.Expressi
     elif isinstance(action, exp.Command) and action.name.upper() == "DROP" \
             and _DROP_LIST.match(str(action.expression or "")):
         match = _DROP_LIST.match(str(action.expression))
-        names = [n.strip()[1:-1] if n.strip().startswith('"') else n.strip().upper()
-                 for n in match.group("names").split(",")]
+        names = _name_list(match.group("names"))
         cascade = bool(match.group("cascade"))
     elif isinstance(action, exp.RenameColumn):
         alter_columns.rename_column(con, db, owner, table, name_of(action.this.this), name_of(action.args["to"].this))
@@ -688,18 +691,12 @@ _COMPOSITE_UNIQUE = re.compile(r'^(?:CONSTRAINT\s+"?(?P<name>[^"\s]+)"?\s+)?UNIQ
 
 
 def _unique_with_nulls(con: sqlite3.Connection, db: str, table: str, constraint_sql: str, n: int) -> None:
-    """A UNIQUE key over several columns, as Oracle enforces it: two rows whose non-NULL key values are equal
-    and whose NULLs are in the same columns are duplicates ((1, NULL) twice is ORA-00001; SQLite takes any
-    NULL as distinct). Only rows with every key column NULL may repeat. An index over the columns with NULL
-    written as a value no column holds (a zero byte blob), for rows with a non-NULL key value."""
+    """A UNIQUE key over several columns of CREATE TABLE, as Oracle enforces it (add_constraints.null_aware_unique_index)."""
     match = _COMPOSITE_UNIQUE.match(constraint_sql.strip())
     if match is None:
         return
-    cols = re.findall(r'"([^"]+)"', match.group("cols"))
-    name = (match.group("name") or f"{table}_UK{n}").upper()
-    keys = ", ".join(f"ifnull(\"{c}\", x'00')" for c in cols)
-    some = " OR ".join(f'"{c}" IS NOT NULL' for c in cols)
-    con.execute(f'CREATE UNIQUE INDEX "{db}"."{name}$NULLS" ON "{table}" ({keys}) WHERE {some}')
+    add_constraints.null_aware_unique_index(con, db, table, (match.group("name") or f"{table}_UK{n}").upper(),
+                                            re.findall(r'"([^"]+)"', match.group("cols")))
 
 
 def _reference_of(ref: exp.Reference, user: str, delete: str | None) -> tuple:

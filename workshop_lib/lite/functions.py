@@ -260,7 +260,7 @@ def json_matches(data: Any, path: str) -> list[Any]:
     """Every value ``path`` reaches in the parsed JSON ``data``, in document order (``[*]`` and ``.*`` fan out,
     lax as Oracle's default: ``[*]`` on a non-array is the value itself, a field step applies to each item of
     an array); ValueError (ORA-40442) for a path that is not one."""
-    return _json_all(data, _json_wildcard_steps(path))
+    return _json_all(data, json_wildcard_steps(path))
 
 
 def json_parsed(doc: str) -> Any:
@@ -282,7 +282,7 @@ def json_query(doc: Any, path: str, wrapper: Any = 0) -> str | None:
         data = _json_load(doc) if isinstance(doc, str) else doc
         if data is _INVALID:
             return None
-        found = _json_all(data, _json_wildcard_steps(path))
+        found = _json_all(data, json_wildcard_steps(path))
         if int(wrapper) == 2 and len(found) == 1 and isinstance(found[0], (dict, list)):
             return json.dumps(found[0], separators=(",", ":"), ensure_ascii=False)
         return json.dumps(found, separators=(",", ":"), ensure_ascii=False)
@@ -394,8 +394,9 @@ def json_exists(doc: Any, path: str) -> int | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _json_wildcard_steps(path: str) -> tuple[Any, ...]:
-    """``path``'s steps with ``[*]`` as _ANY_ITEM and ``.*`` as _ANY_FIELD (for :func:`_json_all`)."""
+def json_wildcard_steps(path: str) -> tuple[Any, ...]:
+    """``path``'s steps with ``[*]`` as _ANY_ITEM and ``.*`` as _ANY_FIELD (for :func:`_json_all`); ValueError
+    (ORA-40442) for a path that is not one."""
     return tuple(_ANY_ITEM if s == "\x00" else _ANY_FIELD if s == "*" else s
                  for s in _json_path_steps(path.replace("[*]", "[\x00]")))
 

@@ -44,7 +44,7 @@ from .dialect import JsonTableColumn, Oracle
 from .error_catalogue import (
     ERR_JSON_TABLE_DUPLICATE_COLUMN, ERR_JSON_TABLE_ORDINALITY, ERR_UNSUPPORTED, error,
 )
-from .functions import json_matches, json_parsed, number_in, value_length
+from .functions import json_matches, json_parsed, json_wildcard_steps, number_in, value_length
 from .values import format_datetime
 
 FUNCTION = "ora_json_table"
@@ -155,7 +155,7 @@ def _path(node: exp.Expression | None) -> str:
         raise error(ERR_UNSUPPORTED, construct=f"this JSON path in JSON_TABLE ({text}): lite reads $.field, "
                                                f"$.\"field\", $[n], [*] and .* steps")
     try:
-        json_matches(None, text)   # reads the path's steps
+        json_wildcard_steps(text)
     except (ValueError, IndexError):
         raise error(ERR_UNSUPPORTED, construct=f"this JSON path in JSON_TABLE ({text})") from None
     return text
