@@ -69,10 +69,34 @@ def test_the_hybrid_shape_checks_triggers_and_data_version_once(tmp_path: Path) 
     _hybrid(conn)
     conn.sqlite.set_trace_callback(None)
     assert sum('"main".data_version' in s for s in seen) == 1     # the table's, for the derived values
-    assert sum("LITECAT.data_version" in s for s in seen) == 1     # the catalog's, for the plan (views, DDL)
-    assert sum("data_version" in s for s in seen) == 2
+    # the catalog's (for the plan: views, DDL) only when its file's change counter moved, which it has not
+    assert sum("LITECAT.data_version" in s for s in seen) == 0
+    assert sum("data_version" in s for s in seen) == 1
     assert sum("sqlite_temp_master" in s for s in seen) == 1
     assert not any(s.startswith("SELECT :") or s.startswith("SELECT 'vessel'") for s in seen)   # binds read directly
+    conn.close()
+
+
+def test_the_catalog_is_asked_again_only_after_its_file_changed(tmp_path: Path) -> None:
+    """A plan lookup reads the catalog file's change counter; a move sends it to PRAGMA data_version, which
+    tells another connection's DDL (the plans go) from this connection's own catalog writes (they stay)."""
+    conn = _create(tmp_path, random.Random(3))
+    cur = conn.cursor()
+    cur.execute("CREATE SEQUENCE note_seq")
+    cur.execute("SELECT COUNT(*) FROM notes").fetchall()
+    seen: list[str] = []
+    conn.sqlite.set_trace_callback(seen.append)
+    cur.execute("SELECT note_seq.NEXTVAL FROM dual").fetchall()   # writes the catalog (the sequence's next number)
+    conn.commit()
+    cur.execute("SELECT COUNT(*) FROM notes").fetchall()
+    assert sum("LITECAT.data_version" in s for s in seen) == 1 and conn.caches.plan("SELECT COUNT(*) FROM notes")
+    other = connect(tmp_path, "AGENT")
+    other.cursor().execute("CREATE VIEW few_notes AS SELECT id FROM notes WHERE id < 10")
+    other.close()
+    cur.execute("SELECT COUNT(*) FROM notes").fetchall()
+    conn.sqlite.set_trace_callback(None)
+    assert sum("LITECAT.data_version" in s for s in seen) == 2
+    assert set(conn.caches.plans) == {"SELECT COUNT(*) FROM notes"}   # the others' DDL dropped every plan
     conn.close()
 
 
