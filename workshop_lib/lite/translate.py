@@ -41,7 +41,7 @@ from .plan import Context, EmbedPrefetch, Plan, Returning, TextSlot, VectorSlot
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
-    expand_stars, infer_type, name_of, object_column, output_columns, table_ref,
+    expand_stars, infer_type, is_sequence_number, name_of, object_column, output_columns, table_ref,
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
@@ -145,12 +145,16 @@ class Translator:
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and tree.args.get("returning"):
             return self._plan_returning(tree)
         tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
-        tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
-        if any(n.args.get("connect") is not None or n.args.get("siblings")
-               for n in tree.find_all(exp.Select, exp.Order)):
+        # one walk says which of the plan-time rewrites this statement needs (most need none)
+        nodes = list(tree.walk())
+        if any(is_sequence_number(n) for n in nodes):
+            tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
+        selects = [n for n in nodes if isinstance(n, exp.Select)]
+        if any(isinstance(n, exp.Connect) or (isinstance(n, exp.Order) and n.args.get("siblings")) for n in nodes):
             tree = connect_by.rewrite(tree, lambda block: self._scope_for(block.expressions[0]))
             self._scopes = {}
-        for select in list(tree.find_all(exp.Select)):
+            selects = list(tree.find_all(exp.Select))
+        for select in selects:
             semantics.check_select(select, self._scope_for)  # what Oracle refuses and SQLite would run
         self._scopes = {}
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
