@@ -81,7 +81,9 @@ class LiteConnection:
         # The catalog file's change counter (its header's bytes 24-27, which SQLite moves on every commit that
         # changes the file, from any connection) is read before each plan lookup: 1 µs, where PRAGMA
         # data_version costs 7 µs per execute. Only when it moved is data_version asked whether the change
-        # was another connection's. Without pread (Windows), data_version is asked every time.
+        # was another connection's. Without pread (Windows), data_version is asked every time. The counter
+        # moves per commit in SQLite's default rollback journal, which lite keeps (in WAL mode it would not:
+        # tests/test_lite_statement_checks.py would fail).
         self._catalog_fd = os.open(self.folder / "_catalog.db", os.O_RDONLY) if hasattr(os, "pread") else None
         self._catalog_counter: bytes | None = None
         self._attached: set[str] = set()
