@@ -41,13 +41,15 @@ SQLITE_SQL = "SELECT name, capacity_teu FROM vessels WHERE vessel_id = :id"
 
 
 def _setup(folder: Path) -> tuple[object, sqlite3.Connection]:
-    lite = connect(folder / "lite_home", "AGENT")
-    cur = lite.cursor()
+    owner = connect(folder / "lite_home", "SUPPLYCHAIN")   # the owner fills its table; AGENT reads it
+    cur = owner.cursor()
     cur.execute("CREATE TABLE supplychain.vessels (vessel_id NUMBER(10) PRIMARY KEY, "
                 "name VARCHAR2(100) NOT NULL, capacity_teu NUMBER(8))")
     rows = [(i, f"Vessel {i}", 1000 + 17 * i) for i in range(1, ROWS + 1)]
     cur.executemany("INSERT INTO supplychain.vessels (vessel_id, name, capacity_teu) VALUES (:1, :2, :3)", rows)
-    lite.commit()
+    owner.commit()
+    owner.close()
+    lite = connect(folder / "lite_home", "AGENT")
     raw = sqlite3.connect(folder / "plain.db", isolation_level=None)
     raw.execute("CREATE TABLE vessels (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL, capacity_teu INTEGER)")
     raw.executemany("INSERT INTO vessels VALUES (?, ?, ?)", rows)

@@ -45,7 +45,7 @@ def test_doctor_notices_missing_spatial_indexes(home: Path, capsys: pytest.Captu
     import workshop_lib
 
     assert main(["setup", "--upto", "seed"]) == 0
-    conn = workshop_lib.connect()
+    conn = workshop_lib.connect(user="SUPPLYCHAIN")   # the owner: AGENT may not drop its indexes
     with conn.cursor() as cur:
         cur.execute("DROP INDEX supplychain.ports_location_sx")
     conn.close()

@@ -95,6 +95,7 @@ SCHEMA_DDL = [
          DISTANCE COSINE WITH TARGET ACCURACY 90""",
     "CREATE TABLE unindexed_notes (note_id NUMBER PRIMARY KEY, content VARCHAR2(400))",
 ]
+SUPPLYCHAIN_DDL = 6   # the statements before it are SUPPLYCHAIN's, run as SUPPLYCHAIN; the rest are AGENT's
 # SDO_WITHIN_DISTANCE needs a spatial index on its column (ORA-13226 otherwise), created once the rows are in:
 # without a USER_SDO_GEOM_METADATA row, Oracle 23ai builds the index only over a table that has geometries.
 SPATIAL_INDEX = ("CREATE INDEX supplychain.vessels_position_sx ON supplychain.vessels (position) "
@@ -132,15 +133,21 @@ def carrier_name(carrier_id: int) -> str:
 def db(tmp_path_factory: pytest.TempPathFactory) -> LiteConnection:
     """The corpus database (read-only for the SELECT corpus)."""
     home = tmp_path_factory.mktemp("lite_corpus")
-    conn = connect(home, "AGENT")
-    cur = conn.cursor()
-    for ddl in SCHEMA_DDL:
+    owner = connect(home, "SUPPLYCHAIN")   # only SUPPLYCHAIN changes its tables (AGENT reads them)
+    cur = owner.cursor()
+    for ddl in SCHEMA_DDL[:SUPPLYCHAIN_DDL]:
         cur.execute(ddl)
     cur.executemany(INSERT_CARRIER, [dict(zip(("scac", "name", "founded", "profile", "notes"), c)) for c in CARRIERS])
     cur.executemany(INSERT_VESSEL, [vessel_binds(v) for v in VESSELS])
+    cur.execute(SPATIAL_INDEX)
+    owner.commit()
+    owner.close()
+    conn = connect(home, "AGENT")
+    cur = conn.cursor()
+    for ddl in SCHEMA_DDL[SUPPLYCHAIN_DDL:]:
+        cur.execute(ddl)
     cur.executemany(INSERT_NOTE, [{"id": n[0], "content": n[1], "metadata": n[2], "emb": [float(n[0]), 1.0, 0.0]}
                                   for n in NOTES])
-    cur.execute(SPATIAL_INDEX)
     conn.register_mining_model("TEST_EMBEDDER", str(home / "model.onnx"), comments="test model")
     conn.commit()
     yield conn
@@ -148,7 +155,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> LiteConnection:
 
 
 def _filled(home: Path) -> LiteConnection:
-    conn = connect(home, "AGENT")
+    conn = connect(home, "SUPPLYCHAIN")   # the statements run on it change SUPPLYCHAIN's tables
     cur = conn.cursor()
     for ddl in SCHEMA_DDL[:2]:
         cur.execute(ddl)
@@ -681,8 +688,8 @@ def test_score_without_contains_is_an_error(db: LiteConnection) -> None:
     ("INSERT INTO no_such_table (a) VALUES (1)", 942, "NO_SUCH_TABLE"),
     ("SELECT no_such_column FROM supplychain.vessels", 904, '"NO_SUCH_COLUMN"'),
     ("SELECT v.no_such_column FROM supplychain.vessels v", 904, '"V"."NO_SUCH_COLUMN"'),
-    ("UPDATE supplychain.vessels SET no_such_column = 1", 904, "NO_SUCH_COLUMN"),
-    ("INSERT INTO supplychain.vessels (no_such_column) VALUES (1)", 904, "NO_SUCH_COLUMN"),
+    ("UPDATE notes SET no_such_column = 1", 904, "NO_SUCH_COLUMN"),
+    ("INSERT INTO notes (no_such_column) VALUES (1)", 904, "NO_SUCH_COLUMN"),
 ])
 def test_unknown_names_read_like_oracle(db: LiteConnection, sql: str, code: int, fragment: str) -> None:
     with pytest.raises(oracledb.DatabaseError) as info:

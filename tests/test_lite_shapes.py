@@ -163,7 +163,7 @@ def test_the_template_cache_is_bounded_least_recently_used_first_and_dropped_by_
 # --------------------------------------------------------------------------- same results as the full path
 
 def test_every_seed_insert_gets_the_sqlite_text_of_its_full_translation(tmp_path: Path) -> None:
-    conn = connect(tmp_path)
+    conn = connect(tmp_path, "SUPPLYCHAIN")   # the seed runs as SUPPLYCHAIN
     run_seed(conn, atomic=True)
     inserts = [s for s in split_statements(DEFAULT_SQL_PATH.read_text(encoding="utf-8"))
                if s.upper().startswith("INSERT")]
@@ -202,12 +202,12 @@ def test_the_seeded_database_is_identical_with_and_without_templates(tmp_path: P
         return real_instantiate(self, values)
 
     monkeypatch.setattr(Template, "instantiate", counting)
-    with_templates = connect(tmp_path / "with")
+    with_templates = connect(tmp_path / "with", "SUPPLYCHAIN")
     run_seed(with_templates, atomic=True)
     with_templates.close()
     assert len(used) > 500
     monkeypatch.setattr(connection_module, "shape_of", lambda sql: None)
-    without = connect(tmp_path / "without")
+    without = connect(tmp_path / "without", "SUPPLYCHAIN")
     run_seed(without, atomic=True)
     without.close()
     a, b = _dump(tmp_path / "with" / "lite"), _dump(tmp_path / "without" / "lite")

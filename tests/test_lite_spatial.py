@@ -92,13 +92,13 @@ def spatial_setup(home: Path) -> None:
 @pytest.fixture(scope="module")
 def conn(tmp_path_factory: pytest.TempPathFactory) -> LiteConnection:
     home = tmp_path_factory.mktemp("lite_spatial")
-    connection = connect(home, "AGENT")
-    cur = connection.cursor()
-    cur.execute(CREATE_PORTS)
-    cur.executemany(INSERT_PORT, [{"code": p[0], "name": p[1], "lon": p[2], "lat": p[3]} for p in PORTS])
-    cur.execute("INSERT INTO supplychain.ports (unlocode, port_name, location) VALUES ('XXNUL', 'Unplaced', NULL)")
-    connection.commit()
+    with connect(home, "SUPPLYCHAIN") as owner, owner.cursor() as cur:   # the owner fills its table
+        cur.execute(CREATE_PORTS)
+        cur.executemany(INSERT_PORT, [{"code": p[0], "name": p[1], "lon": p[2], "lat": p[3]} for p in PORTS])
+        cur.execute("INSERT INTO supplychain.ports (unlocode, port_name, location) VALUES ('XXNUL', 'Unplaced', NULL)")
+        owner.commit()
     spatial_setup(home)
+    connection = connect(home, "AGENT")   # the queries run as AGENT, which reads SUPPLYCHAIN's tables
     yield connection
     connection.close()
 

@@ -516,7 +516,8 @@ def test_seed_file_statement_count_matches_split(seed: SeedContent) -> None:
 # --------------------------------------------------------------------------- #
 
 def _connect(home: Path):
-    return lite_connect(home)
+    """A connection as SUPPLYCHAIN, the user the seed script runs as (AGENT may only read its tables)."""
+    return lite_connect(home, "SUPPLYCHAIN")
 
 
 def _plain(value):
@@ -682,7 +683,7 @@ def test_seed_as_supplychain_owns_the_metadata_and_reruns(home: Path, tmp_path: 
         cur.execute(SPATIAL_INDEX_SQL.format(view="user_indexes", where=""))
         assert cur.fetchall() == SPATIAL_INDEXES[:1]
     owner.close()
-    agent = _connect(home)
+    agent = lite_connect(home, "AGENT")
     cur = agent.cursor()
     cur.execute("SELECT owner, table_name, column_name FROM all_sdo_geom_metadata")
     assert cur.fetchall() == [("SUPPLYCHAIN", "PORTS", "LOCATION")]
@@ -854,7 +855,7 @@ def test_start_reseeds_a_schema_without_spatial_indexes(home) -> None:
 
     ws = workshop_lib.start(upto="seed")
     assert ws.seed_present() and spatial_indexes_present(ws.conn)
-    with ws.conn.cursor() as cur:
+    with workshop_lib.connect(user="SUPPLYCHAIN") as owner, owner.cursor() as cur:   # AGENT may only read
         cur.execute("DROP INDEX supplychain.vessel_positions_position_sx")
     assert not ws.seed_present()
     ws.close()

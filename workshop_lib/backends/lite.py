@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import oracle_text
-from ..config import AGENT_SCHEMA, EMBED_DIM, EMBED_MODEL, TABLE_PREFIX, TEXT_INDEX, USER_ID, Settings
+from ..config import AGENT_SCHEMA, EMBED_DIM, EMBED_MODEL, SCHEMA, TABLE_PREFIX, TEXT_INDEX, USER_ID, Settings
 from ..errors import ConfigError
 from ..dictionary import index_exists, text_index_sql
 
@@ -184,8 +184,13 @@ class LiteBackend:
     def seed(self, conn: Any) -> Any:
         from ..seed import run_seed
 
-        # lite runs DDL inside one transaction, so the whole seed is all-or-nothing
-        return run_seed(conn, atomic=True, label=self.name)
+        # SUPPLYCHAIN runs its own script, as in Oracle: AGENT may only read SUPPLYCHAIN's tables
+        # (lite/privileges.py). Lite runs DDL inside one transaction, so the whole seed is all-or-nothing.
+        owner = self.connect(SCHEMA)
+        try:
+            return run_seed(owner, atomic=True, label=self.name)
+        finally:
+            owner.close()
 
     def describe(self, conn: Any) -> str:
         return f"lite backend: Oracle {conn.version.split('.')[0]}ai SQL on SQLite {conn.sqlite_version}"

@@ -16,35 +16,28 @@ from .connection import _fetch, _run
 from .harness import _Grader
 
 PROBE_PREFIX = "workshop-check-"           # record ids of the short-lived memories the checks add
-CHECK_SCHEMA = "WORKSHOP_CHECK"            # second schema TODO 1 is tried on (lite; falls back to own schema)
+CHECK_SCHEMA = "WORKSHOP_CHECK"            # the subject prefix of the probe memories (no such schema exists)
 
 
 @contextlib.contextmanager
 def _scratch_schema(conn: Any) -> Iterator[str]:
-    """A small second schema for TODO 1: one commented table, one without a comment (dropped afterwards).
+    """A second schema for TODO 1: one commented table, one without a comment (dropped afterwards).
 
-    The dedicated schema WORKSHOP_CHECK is used where the connected user can
-    create it (lite); otherwise (Oracle without CREATE ANY TABLE) the
-    connected user's own schema holds the two tables. The uncommented table
-    is named VESSELS, like a commented SUPPLYCHAIN table, so a comment join
-    that forgets the owner picks up the wrong comment.
+    The tables go in the connected user's own schema: the only one it may
+    create tables in, on Oracle (no CREATE ANY TABLE) and on lite alike
+    (lite/privileges.py). The uncommented table is named VESSELS, like a
+    commented SUPPLYCHAIN table, so a comment join that forgets the owner picks
+    up the wrong comment; when the user has a VESSELS table of its own, a
+    unique name is used instead.
     """
     tag = uuid.uuid4().hex[:8].upper()
-    own = str(getattr(conn, "username", "") or "").upper()
+    owner = str(getattr(conn, "username", "") or "").upper()
+    if not owner or owner == SCHEMA:
+        raise RuntimeError(f"the check needs a connection as the agent user, not {owner or 'an unknown user'}")
     created: list[str] = []
     try:
-        owner = ""
-        for candidate in dict.fromkeys(c for c in (CHECK_SCHEMA, own) if c and c != SCHEMA):
-            try:
-                _run(conn, f"CREATE TABLE {candidate}.CHK_{tag}_BERTHS (berth_id NUMBER PRIMARY KEY, "
-                           "berth_name VARCHAR2(40))")
-            except Exception:  # noqa: BLE001 - no such schema / no privilege: try the next candidate
-                continue
-            owner = candidate
-            created.append(f"{candidate}.CHK_{tag}_BERTHS")
-            break
-        if not owner:
-            raise RuntimeError(f"neither {CHECK_SCHEMA} nor the connected user's schema accepts CREATE TABLE")
+        _run(conn, f"CREATE TABLE {owner}.CHK_{tag}_BERTHS (berth_id NUMBER PRIMARY KEY, berth_name VARCHAR2(40))")
+        created.append(f"{owner}.CHK_{tag}_BERTHS")
         _run(conn, f"COMMENT ON TABLE {created[0]} IS 'Check scratch table: berths of a port, one row per berth.'")
         for name in (f"{owner}.VESSELS", f"{owner}.CHK_{tag}_TUGS"):
             try:

@@ -17,9 +17,10 @@ from typing import Protocol
 from sqlglot import exp
 
 from . import add_constraints, alter_columns, catalog, ctas, sequences, views
+from .privileges import require_owner
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
-    ERR_ALTER_OTHER_SCHEMA, ERR_CONSTRAINT_NAME_USED, ERR_NO_PRIMARY_KEY_TO_DROP, ERR_NO_UNIQUE_KEY_TO_DROP,
+    ERR_CONSTRAINT_NAME_USED, ERR_NO_PRIMARY_KEY_TO_DROP, ERR_NO_UNIQUE_KEY_TO_DROP,
     ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
@@ -119,6 +120,7 @@ def execute_ddl(conn: DdlTarget, sql: str, ctx: Context) -> DdlResult:
         owner, table = _split_qname(match.group("table"), user)
         if not catalog.table_exists(con, owner, table):
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+        require_owner(user, owner, table, "TRUNCATE TABLE")
         db = _db(conn, owner)
         if con.execute(
                 f"SELECT 1 FROM \"{db}\".sqlite_master m WHERE m.type = 'table' AND m.name != ? AND "
@@ -192,6 +194,7 @@ def _create_table_as_select(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Co
     from .translate import parse
 
     owner, table = table_ref(_created(tree), conn.username)
+    require_owner(conn.username, owner, table, "CREATE TABLE")
     if catalog.name_used(conn.sqlite, owner, table):
         raise error(ERR_NAME_ALREADY_USED)
     _check_query(conn, ctx, ctas.query_after_as(sql))   # the query's own errors (ORA-00904 ...) first
@@ -204,6 +207,7 @@ def _create_table_as_select(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Co
 def _create_sequence(conn: DdlTarget, tree: exp.Create) -> DdlResult:
     """``CREATE SEQUENCE s [START WITH n] [INCREMENT BY n] [[NO]MINVALUE] [[NO]MAXVALUE] [[NO]CYCLE] [CACHE n]``."""
     owner, name = table_ref(tree.this, conn.username)
+    require_owner(conn.username, owner, name, "CREATE SEQUENCE")
     if catalog.name_used(conn.sqlite, owner, name):
         raise error(ERR_NAME_ALREADY_USED)
     start, increment, low, high, cycle, cache = sequences.definition(tree)
@@ -221,6 +225,7 @@ def _drop_sequence(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
         if tree.args.get("exists"):
             return DdlResult("DROP SEQUENCE", owner, None)
         raise error(ERR_SEQUENCE_DOES_NOT_EXIST)
+    require_owner(conn.username, owner, name, "DROP SEQUENCE")
     conn.sqlite.execute("DELETE FROM LITECAT.SEQUENCES WHERE SEQUENCE_OWNER = ? AND SEQUENCE_NAME = ?", (owner, name))
     return DdlResult("DROP SEQUENCE", owner, None)
 
@@ -249,6 +254,7 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
     """
     con = conn.sqlite
     owner, view = table_ref(_created(tree), conn.username)
+    require_owner(conn.username, owner, view, "CREATE VIEW")
     replacing = tree.args.get("replace") and catalog.view_text(con, owner, view) is not None
     if catalog.name_used(con, owner, view) and not replacing:
         raise error(ERR_NAME_ALREADY_USED)
@@ -272,6 +278,7 @@ def _drop_view(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
         if tree.args.get("exists"):
             return DdlResult("DROP VIEW", owner, view)
         raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=view)
+    require_owner(conn.username, owner, view, "DROP VIEW")
     catalog.forget_view(conn.sqlite, owner, view)
     return DdlResult("DROP VIEW", owner, view)
 
@@ -285,6 +292,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
         if isinstance(prop, (exp.TemporaryProperty, exp.OnCommitProperty)):
             raise error(ERR_UNSUPPORTED, construct="temporary tables (CREATE GLOBAL|PRIVATE TEMPORARY TABLE)")
     owner, table = table_ref(schema.this, conn.username)
+    require_owner(conn.username, owner, table, "CREATE TABLE")
     if catalog.name_used(con, owner, table):
         if tree.args.get("exists"):
             return DdlResult("CREATE TABLE", owner, table)
@@ -468,14 +476,11 @@ def _record_column(con: sqlite3.Connection, owner: str, table: str, position: in
 
 
 def _check_alterable(conn: DdlTarget, owner: str, table: str) -> None:
-    """ORA-00942 for a table that does not exist, ORA-01031 for another user's: lite has no GRANT, so ALTER
-    TABLE changes the connected user's own tables only (Oracle's rule without ALTER ANY TABLE). A learner
-    connected as AGENT cannot change SUPPLYCHAIN's columns or constraints, which the doctor's row counts
-    would not notice."""
+    """ORA-00942 for a table that does not exist, ORA-01031 for another user's (privileges.py: Oracle's rule
+    without ALTER ANY TABLE)."""
     if not catalog.table_exists(conn.sqlite, owner, table):
         raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
-    if owner != conn.username:
-        raise error(ERR_ALTER_OTHER_SCHEMA, owner=owner, table=table, user=conn.username)
+    require_owner(conn.username, owner, table, "ALTER TABLE")
 
 
 def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
@@ -815,6 +820,7 @@ def _drop_table(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
         if tree.args.get("exists"):
             return DdlResult("DROP TABLE", owner, table)
         raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+    require_owner(conn.username, owner, table, "DROP TABLE")
     db = _db(conn, owner)
     children = con.execute(
         f"SELECT m.name FROM \"{db}\".sqlite_master m WHERE m.type = 'table' AND m.name != ? AND "
@@ -845,6 +851,7 @@ def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
         owner, table = table_ref(target, conn.username)
         if not catalog.name_used(con, owner, table):
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
+        require_owner(conn.username, owner, table, "COMMENT ON TABLE")
         con.execute("INSERT INTO LITECAT.TAB_COMMENTS (OWNER, TABLE_NAME, COMMENTS) VALUES (?, ?, ?) "
                     "ON CONFLICT (OWNER, TABLE_NAME) DO UPDATE SET COMMENTS = excluded.COMMENTS",
                     (owner, table, text))
@@ -859,6 +866,7 @@ def _comment(conn: DdlTarget, tree: exp.Comment) -> DdlResult:
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=table)
         if column not in catalog.column_types(con, owner, table):
             raise error(ERR_INVALID_IDENTIFIER, name=column)
+        require_owner(conn.username, owner, table, "COMMENT ON COLUMN")
         con.execute("INSERT INTO LITECAT.COL_COMMENTS (OWNER, TABLE_NAME, COLUMN_NAME, COMMENTS) "
                     "VALUES (?, ?, ?, ?) ON CONFLICT (OWNER, TABLE_NAME, COLUMN_NAME) "
                     "DO UPDATE SET COMMENTS = excluded.COMMENTS", (owner, table, column, text))
@@ -906,6 +914,8 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
     col_names = _index_columns(params)
     if not catalog.table_exists(con, t_owner, table):
         raise error(ERR_TABLE_DOES_NOT_EXIST, owner=t_owner, table=table)
+    require_owner(user, owner, name, "CREATE INDEX")   # Oracle: CREATE ANY INDEX, or INDEX on the table
+    require_owner(user, t_owner, table, "CREATE INDEX ON")
     known = catalog.column_types(con, t_owner, table)
     for col in col_names:
         if col not in known:
@@ -1043,6 +1053,7 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
         if tree.args.get("exists"):
             return DdlResult("DROP INDEX")
         raise error(ERR_INDEX_DOES_NOT_EXIST)
+    require_owner(conn.username, owner, name, "DROP INDEX")
     _forget_index(conn, owner, name, row[0], row[2])
     return DdlResult("DROP INDEX", row[0], row[1])
 

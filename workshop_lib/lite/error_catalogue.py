@@ -362,10 +362,10 @@ ERR_KEY_REFERENCED = ErrorSpec(2273, "this unique/primary key is referenced by s
                                "add CASCADE to drop those foreign keys too")
 ERR_NO_PRIMARY_KEY_TO_DROP = ErrorSpec(2441, "Cannot drop nonexistent primary key")
 ERR_NO_UNIQUE_KEY_TO_DROP = ErrorSpec(2442, "Cannot drop nonexistent unique key")
-ERR_ALTER_OTHER_SCHEMA = ErrorSpec(
-    1031, "insufficient privileges (ALTER TABLE {owner}.{table} as {user})",
-    "lite has no GRANT: ALTER TABLE changes the connected user's own tables, as without ALTER ANY TABLE; "
-    "connect as {owner} to change its tables")
+ERR_OTHER_SCHEMA = ErrorSpec(
+    1031, "insufficient privileges ({action} {owner}.{name} as {user})",
+    "lite has no GRANT: a user reads other users' tables but writes and changes only its own, as AGENT holds "
+    "SELECT only on SUPPLYCHAIN's tables in the workshop's Oracle setup; connect as {owner} to change its objects")
 ERR_JSON_TABLE_DUPLICATE_COLUMN = ErrorSpec(957, "duplicate column name ({name} in JSON_TABLE)",
                                             "give each JSON_TABLE column its own name, NESTED PATH columns included")
 ERR_JSON_TABLE_ORDINALITY = ErrorSpec(

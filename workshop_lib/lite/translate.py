@@ -38,6 +38,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_TRANSACTION_STATEMENT, ERR_VALUE_TOO_LARGE, error,
 )
 from .plan import Context, EmbedPrefetch, Plan, Returning, TextSlot, VectorSlot
+from .privileges import require_owner
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
@@ -229,11 +230,12 @@ class Translator:
         return self._finish("SELECT", [self._sqlite(out)], tree, columns=columns, star=star)
 
     # -- DML
-    def _target(self, table: exp.Table) -> tuple[str, str, dict[str, ColumnType]]:
+    def _target(self, table: exp.Table, action: str) -> tuple[str, str, dict[str, ColumnType]]:
         owner, name = table_ref(table, self.ctx.user)
         cols = self.ctx.columns_of(owner, name)
         if not cols:
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=name)
+        require_owner(self.ctx.user, owner, name, action)
         return owner, name, cols
 
     def _coerce(self, value: exp.Expression, ctype: ColumnType | None) -> exp.Expression:
@@ -328,7 +330,7 @@ class Translator:
             table = target.this
         else:
             table = target
-        owner, name, cols = self._target(table)
+        owner, name, cols = self._target(table, "INSERT INTO")
         names = schema_cols or list(cols)
         for col in names:
             if col not in cols:
@@ -364,7 +366,7 @@ class Translator:
             select.set("expressions", expand_stars(select.expressions, self._scope_for(select.expressions[0])))
 
     def _update_tree(self, tree: exp.Update) -> tuple[exp.Expression, tuple[str, str]]:
-        owner, name, cols = self._target(tree.this)
+        owner, name, cols = self._target(tree.this, "UPDATE")
         tree = tree.copy()
         for assign in tree.expressions:
             if isinstance(assign.this, (exp.Tuple, exp.Paren)):
@@ -387,7 +389,7 @@ class Translator:
         return self.rewrite(tree), (owner, name)
 
     def _plan_delete(self, tree: exp.Delete) -> Plan:
-        owner, name, _ = self._target(tree.this)
+        owner, name, _ = self._target(tree.this, "DELETE FROM")
         tree = tree.copy()
         self._qualify_target(tree.this, owner, name)
         out = self.rewrite(tree)
@@ -396,7 +398,7 @@ class Translator:
     def _plan_merge(self, tree: exp.Merge) -> Plan:
         """MERGE as the UPDATE and INSERT of ``transforms.merge_to_update_insert``, each typed and coerced
         like a plain UPDATE/INSERT (values written to JSON/VECTOR/DATE columns are checked the same way)."""
-        owner, name, _cols = self._target(tree.this)
+        owner, name, _cols = self._target(tree.this, "MERGE INTO")
         statements: list[str] = []
         for statement in merge_to_update_insert(tree):
             rewritten = self._dml_tree(statement)
