@@ -391,8 +391,21 @@ CORPUS: list[Item] = [
                   "WHERE department_id = 999)", Rows([(len(EMP),)])),   # ALL of no rows is true
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE salary > ALL (SELECT commission_pct FROM employees)",
          Rows([(0,)])),   # a NULL among the values: never true
+    # under NOT, UNKNOWN stays UNKNOWN: only the rows some salary is not below (the NULL-free case)
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE NOT (salary > ALL (SELECT salary FROM employees))",
-         Refused("ORA-03001", "ALL (subquery)")),
+         Rows([(len(EMP),)])),
+    # a NULL among the values makes ALL UNKNOWN, never FALSE: NOT keeps no row, the CASE says NULL
+    Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE NOT (salary > ALL (SELECT commission_pct FROM employees))",
+         Rows([(sum(1 for e in EMP if any(c is not None and e["salary"] <= c
+                                          for c in (x["commission_pct"] for x in EMP))),)])),
+    Item(SQL_REF, "SELECT employee_id, CASE WHEN salary < ANY (SELECT commission_pct FROM employees) THEN 'yes' "
+                  "WHEN NOT (salary < ANY (SELECT commission_pct FROM employees)) THEN 'no' END FROM employees "
+                  "WHERE employee_id IN (100, 101) ORDER BY employee_id",
+         Rows([(100, None), (101, None)])),   # no commission exceeds a salary, and NULLs leave it UNKNOWN
+    Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE salary >= ALL (SELECT salary FROM employees) "
+                  "OR salary <= ALL (SELECT salary FROM employees)",
+         Rows([(sum(1 for e in EMP if e["salary"] in (max(x["salary"] for x in EMP),
+                                                        min(x["salary"] for x in EMP))),)])),
     Item(SQL_REF, "SELECT JSON_ARRAYAGG(last_name ORDER BY last_name) FROM employees",
          Rows([(json.dumps(sorted(e["last_name"] for e in EMP), separators=(",", ":")),)])),
     Item(SQL_REF, "SELECT JSON_ARRAYAGG(commission_pct ORDER BY employee_id DESC NULL ON NULL) FROM employees "

@@ -153,3 +153,58 @@ def test_numtodsinterval_with_a_unit_lite_cannot_read_is_an_oracle_error(conn: L
     with pytest.raises(oracledb.DatabaseError) as info:
         conn.cursor().execute(sql)
     assert info.value.args[0].full_code == code
+
+
+# --------------------------------------------------------------------------- x op ANY|ALL (subquery), three-valued
+
+_QUANTIFIED_OPS = {">": lambda a, b: a > b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b,
+                   "<=": lambda a, b: a <= b, "=": lambda a, b: a == b, "<>": lambda a, b: a != b}
+
+
+def _quantified_truth(x, values: list, op: str, every: bool) -> bool | None:
+    """Oracle's definition: ALL is FALSE if one comparison is FALSE, else UNKNOWN if one is UNKNOWN, else TRUE
+    (of no rows: TRUE); ANY is TRUE if one is TRUE, else UNKNOWN if one is UNKNOWN, else FALSE."""
+    results = [None if x is None or v is None else _QUANTIFIED_OPS[op](x, v) for v in values]
+    decisive = False if every else True
+    if decisive in results:
+        return decisive
+    return None if None in results else (not decisive)
+
+
+@pytest.fixture(scope="module")
+def quantified(tmp_path_factory: pytest.TempPathFactory) -> LiteConnection:
+    db = connect(tmp_path_factory.mktemp("quantified"))
+    cur = db.cursor()
+    cur.execute("CREATE TABLE qx (x NUMBER)")
+    cur.execute("CREATE TABLE qv (k NUMBER, v NUMBER)")
+    cur.executemany("INSERT INTO qx (x) VALUES (:1)", [[1], [5], [10], [None]])
+    for k, values in enumerate(_QUANTIFIED_SETS):
+        cur.executemany("INSERT INTO qv (k, v) VALUES (:1, :2)", [[k, v] for v in values])
+    db.commit()
+    yield db
+    db.close()
+
+
+_QUANTIFIED_SETS = [[], [3], [3, None], [None], [0, 20], [1, 5]]
+
+
+@pytest.mark.parametrize("op", list(_QUANTIFIED_OPS))
+@pytest.mark.parametrize("quantifier", ["ALL", "ANY", "SOME"])
+def test_quantified_subquery_comparisons_keep_unknown_under_not_and_in_case(quantified: LiteConnection, op: str,
+                                                                             quantifier: str) -> None:
+    """Under NOT, in an OR and in a CASE, ``x op ALL|ANY (subquery)`` is TRUE, FALSE or UNKNOWN exactly as
+    Oracle defines it (a Python model of the definition is the oracle here), NULLs on either side included."""
+    every = quantifier == "ALL"
+    cur = quantified.cursor()
+    xs = [1, 5, 10, None]
+    for k, values in enumerate(_QUANTIFIED_SETS):
+        condition = f"x {op} {quantifier} (SELECT v FROM qv WHERE k = {k})"
+        truth = {x: _quantified_truth(x, values, op, every) for x in xs}
+        cur.execute(f"SELECT x, CASE WHEN {condition} THEN 'T' WHEN NOT ({condition}) THEN 'F' END FROM qx")
+        assert dict(cur.fetchall()) == {x: {True: "T", False: "F", None: None}[t] for x, t in truth.items()}, \
+            (condition, values)
+        cur.execute(f"SELECT x FROM qx WHERE NOT ({condition})")
+        assert {r[0] for r in cur.fetchall()} == {x for x, t in truth.items() if t is False}, (condition, values)
+        cur.execute(f"SELECT x FROM qx WHERE {condition} OR x = 10")
+        assert {r[0] for r in cur.fetchall()} == {x for x, t in truth.items() if t is True or x == 10}, \
+            (condition, values)

@@ -827,24 +827,35 @@ def _in_condition_conjunct(node: exp.Expression) -> bool:
     return isinstance(parent, (exp.Where, exp.Having))
 
 
-def _quantified_exists(node: exp.Expression, block: exp.Select, every: bool) -> exp.Expression:
-    """``x op ANY (SELECT e ...)`` is ``EXISTS (SELECT 1 FROM (SELECT e AS v ...) q WHERE x op q.v)``;
-    ``x op ALL (...)`` is ``NOT EXISTS (... WHERE NOT (x op q.v) OR (x op q.v) IS NULL)``: true when every
-    comparison is true (an empty subquery included), as Oracle defines them, where a condition's UNKNOWN
-    counts as FALSE (so only as a WHERE/HAVING term)."""
+def _quantified_exists(node: exp.Expression, block: exp.Select, every: bool, three_valued: bool) -> exp.Expression:
+    """``x op ANY|ALL (SELECT e ...)`` through EXISTS probes of ``(SELECT e AS v ...) q``, as Oracle defines them
+    (ALL of no rows is true, ANY of no rows false).
+
+    Where UNKNOWN counts as FALSE (a WHERE/HAVING condition or one of its AND terms) one probe says it:
+    ANY is ``EXISTS (... WHERE x op q.v)``, ALL is ``NOT EXISTS (... WHERE NOT (x op q.v) OR (x op q.v) IS
+    NULL)``. Anywhere else (under NOT, in an OR, in a CASE) UNKNOWN must stay UNKNOWN, so a second probe
+    looks for a comparison with NULL and ``1 = NULL`` stands for UNKNOWN:
+    ALL is ``NOT EXISTS (false one) AND (NOT EXISTS (unknown one) OR 1 = NULL)``,
+    ANY is ``EXISTS (true one) OR (EXISTS (unknown one) AND 1 = NULL)``.
+    """
     inner = block.copy()
     inner.set("expressions", [exp.alias_(inner.expressions[0].unalias(), "LITE_QUANTIFIED_V")])
     value = exp.column("LITE_QUANTIFIED_V", "LITE_QUANTIFIED_Q")
     comparison = type(node)(this=node.this.copy(), expression=value)
+
+    def probe(condition: exp.Expression) -> exp.Exists:
+        return exp.Exists(this=exp.select(exp.Literal.number(1)).from_(exp.Subquery(
+            this=inner.copy(), alias=exp.TableAlias(this=exp.to_identifier("LITE_QUANTIFIED_Q")))).where(condition))
+
+    unknown = exp.Is(this=exp.Paren(this=comparison.copy()), expression=exp.Null())
+    decided = exp.Not(this=exp.Paren(this=comparison.copy())) if every else comparison.copy()
+    if not three_valued:
+        return exp.Not(this=probe(exp.or_(decided, unknown))) if every else probe(decided)
+    null = exp.EQ(this=exp.Literal.number(1), expression=exp.Null())
     if every:
-        condition = exp.or_(exp.Not(this=exp.Paren(this=comparison.copy())),
-                            exp.Is(this=exp.Paren(this=comparison.copy()), expression=exp.Null()))
-    else:
-        condition = comparison
-    probe = exp.select(exp.Literal.number(1)).from_(
-        exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier("LITE_QUANTIFIED_Q")))).where(condition)
-    exists = exp.Exists(this=probe)
-    return exp.Not(this=exists) if every else exists
+        return exp.Paren(this=exp.and_(exp.Not(this=probe(decided)),
+                                       exp.Paren(this=exp.or_(exp.Not(this=probe(unknown)), null))))
+    return exp.Paren(this=exp.or_(probe(decided), exp.Paren(this=exp.and_(probe(unknown), null))))
 
 
 def quantified_comparison(node: exp.Expression) -> exp.Expression:
@@ -872,11 +883,11 @@ def quantified_comparison(node: exp.Expression) -> exp.Expression:
             return exp.Not(this=exp.In(this=node.this, query=query))
         word = "ALL" if every else "ANY"
         block = query.this
-        if _in_condition_conjunct(node) and isinstance(block, exp.Select) and len(block.expressions) == 1 \
+        if isinstance(block, exp.Select) and len(block.expressions) == 1 \
                 and not isinstance(block.expressions[0], exp.Star) and node.this.find(exp.AggFunc) is None:
-            return _quantified_exists(node, block, every)
-        raise error(ERR_UNSUPPORTED, construct=f"a comparison with {word} (subquery) other than = ANY and <> ALL "
-                                               f"outside a WHERE or HAVING condition's AND terms, or of an aggregate")
+            return _quantified_exists(node, block, every, three_valued=not _in_condition_conjunct(node))
+        raise error(ERR_UNSUPPORTED, construct=f"a comparison with {word} (subquery) of an aggregate, or over a "
+                                               f"set operation or more than one column")
     values = inner.expressions if isinstance(inner, exp.Tuple) else [inner]
     parts = [type(node)(this=node.this.copy(), expression=v.copy()) for v in values]
     combined = exp.and_(*parts) if every else exp.or_(*parts)
