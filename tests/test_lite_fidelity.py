@@ -1889,10 +1889,16 @@ DOC_CORPUS += [
          Rows([(e["employee_id"], sum(x["salary"] for x in w) / len(w))
                for d in [[x for x in _BY_ID if x["department_id"] == 90]]
                for i, e in enumerate(d) for w in [d[max(0, i - 1):i + 2]]])),
+    # the third-highest salary's ties come too (the two 17000s tie with each other, in an open order)
     Item(SQL_REF, "SELECT last_name FROM employees ORDER BY salary DESC FETCH FIRST 3 ROWS WITH TIES",
-         Refused("ORA-03001", "WITH TIES")),
+         Rows([(e["last_name"],) for e in EMP
+               if e["salary"] >= sorted((x["salary"] for x in EMP), reverse=True)[2]], ordered=False)),
+    # 10 PERCENT of 24 rows is CEIL(2.4) = 3 rows, as Oracle rounds
     Item(SQL_REF, "SELECT last_name FROM employees ORDER BY salary DESC FETCH FIRST 10 PERCENT ROWS ONLY",
-         Refused("ORA-03001", "PERCENT")),
+         Rows([(e["last_name"],) for e in sorted(EMP, key=lambda x: -x["salary"])[:math.ceil(len(EMP) * 10 / 100)]],
+              ordered=False)),
+    Item(SQL_REF, "SELECT employee_id FROM employees ORDER BY employee_id OFFSET 20 ROWS FETCH NEXT 50 PERCENT ROWS ONLY",
+         Rows([(e["employee_id"],) for e in _BY_ID[20:20 + math.ceil(len(EMP) * 50 / 100)]])),
     # datetime examples
     # 'J': Julian day, 1 January 2000 being 2451545 (the Reference's TO_CHAR example: 1 January 2009 is 2454833)
     Item(SQL_REF, "SELECT TO_CHAR(TO_DATE('01-01-2009', 'MM-DD-YYYY'), 'J'), TO_DATE('2451545', 'J') FROM DUAL",

@@ -436,7 +436,9 @@ ERR_UNSUPPORTED_YM_INTERVAL = _unsupported("INTERVAL YEAR TO MONTH outside date 
 ERR_UNSUPPORTED_NUMTOYMINTERVAL = _unsupported("NUMTOYMINTERVAL outside date arithmetic", "use ADD_MONTHS(date, n)")
 ERR_UNSUPPORTED_EXTRACT = _unsupported("EXTRACT({unit} FROM ...)")
 ERR_UNSUPPORTED_DATE_OF_EXPRESSION = _unsupported("DATE applied to an expression", "use TO_DATE(text, 'YYYY-MM-DD')")
-ERR_UNSUPPORTED_FETCH_OPTION = _unsupported("FETCH FIRST ... {option}", "use FETCH FIRST n ROWS ONLY")
+ERR_UNSUPPORTED_FETCH_OPTION = _unsupported(
+    "FETCH FIRST ... {option} on a set operation (UNION, INTERSECT, MINUS)",
+    "select from the set operation in a subquery and put the FETCH clause on that query")
 ERR_UNSUPPORTED_JSON_DATETIME = _unsupported(
     "a DATE or TIMESTAMP value in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG (Oracle writes it in ISO 8601)",
     "write it as text: TO_CHAR(d, 'YYYY-MM-DD\"T\"HH24:MI:SS')")

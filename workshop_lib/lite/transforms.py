@@ -597,7 +597,8 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
                   ("limit_options.with_ties", ERR_UNSUPPORTED_FETCH_OPTION, {"option": "WITH TIES"}))
 def fetch_first_rows_only(node: exp.Expression) -> exp.Expression:
     """``FETCH FIRST|NEXT n ROWS ONLY`` (also ``APPROX``/``EXACT``) is kept: SQLite's generator writes
-    ``LIMIT n``; lite answers approximate searches exactly. ``PERCENT`` and ``WITH TIES`` are refused."""
+    ``LIMIT n``; lite answers approximate searches exactly. ``PERCENT`` and ``WITH TIES`` were rewritten by
+    row_limits.py before this runs, except on a set operation, which is refused (a LIMIT would drop them)."""
     return node
 
 

@@ -24,7 +24,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import connect_by, json_table, semantics, sequences, vector_topk, views
+from . import connect_by, json_table, row_limits, semantics, sequences, vector_topk, views
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
@@ -158,6 +158,9 @@ class Translator:
         for select in selects:
             semantics.check_select(select, self._scope_for)  # what Oracle refuses and SQLite would run
         self._scopes = {}
+        if any(row_limits.needs_rewrite(n) for n in nodes):   # after the checks, which read the blocks as written
+            tree = row_limits.rewrite(tree, lambda block: self._scope_for(block.expressions[0]))
+            self._scopes = {}
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
             return self._plan_query(tree)
         if isinstance(tree, exp.Insert):
