@@ -50,6 +50,7 @@ def _dates(table: str) -> list[dict[str, Any]]:
 
 D = dt.datetime
 EMP = _dates("employees")
+_BY_ID_EARLY = sorted(EMP, key=lambda e: e["employee_id"])
 DEPT = _dates("departments")
 JOBS = _dates("jobs")
 
@@ -200,6 +201,31 @@ def listagg(values: list[Any], sep: str = "") -> str | None:
     return sep.join(texts) if texts else None
 
 
+def keep(rows: list[dict], value: str | None, aggregate: Callable[[list], Any], key: str, *, last: bool = False,
+         desc: bool = False, nulls_first: bool | None = None) -> Any:
+    """``AGG(value) KEEP (DENSE_RANK FIRST|LAST ORDER BY key [DESC] [NULLS ...])`` by the Reference's definition:
+    the rows whose key ranks first (or last) in that order, NULLs where the ORDER BY puts them (``value``
+    None: COUNT(*))."""
+    nulls_first = desc if nulls_first is None else nulls_first
+    keys = [r[key] for r in rows]
+    present = sorted({k for k in keys if k is not None}, reverse=desc)
+    ordered = ([None] if None in keys and nulls_first else []) + present + \
+        ([None] if None in keys and not nulls_first else [])
+    edge = ordered[-1 if last else 0]
+    chosen = [r for r in rows if r[key] == edge]
+    return aggregate([1 if value is None else r[value] for r in chosen])
+
+
+def percentile(values: list[Any], p: float, *, discrete: bool, desc: bool = False) -> Any:
+    """PERCENTILE_CONT / PERCENTILE_DISC by the SQL Language Reference's definitions."""
+    ordered = sorted((v for v in values if v is not None), reverse=desc)
+    if discrete:
+        return ordered[max(1, math.ceil(p * len(ordered))) - 1]
+    row = 1 + p * (len(ordered) - 1)
+    low, high = math.floor(row), math.ceil(row)
+    return ordered[low - 1] if low == high else (high - row) * ordered[low - 1] + (row - low) * ordered[high - 1]
+
+
 def hierarchy(rows: list[dict], key: str, parent: str, is_root: Callable[[dict], bool]
               ) -> list[tuple[dict, int, list[dict]]]:
     """START WITH is_root CONNECT BY PRIOR key = parent, as the SQL Reference defines it: (row, LEVEL, the
@@ -308,11 +334,43 @@ CORPUS: list[Item] = [
          Rows(grouped(EMP, [("department_id",), ()], ("department_id",), lambda rows: sum(e["salary"] for e in rows)),
               ordered=False)),
     Item(SQL_REF, "SELECT department_id, MIN(salary) KEEP (DENSE_RANK FIRST ORDER BY commission_pct) "
-                  "FROM employees GROUP BY department_id", Refused("ORA-03001", "KEEP (DENSE_RANK")),
+                  "FROM employees GROUP BY department_id",
+         Rows([(d, keep([e for e in EMP if e["department_id"] == d], "salary", min, "commission_pct"))
+               for d in {e["department_id"] for e in EMP}], ordered=False)),
+    Item(SQL_REF, "SELECT department_id, MAX(salary) KEEP (DENSE_RANK LAST ORDER BY commission_pct) "
+                  "FROM employees GROUP BY department_id",
+         Rows([(d, keep([e for e in EMP if e["department_id"] == d], "salary", max, "commission_pct", last=True))
+               for d in {e["department_id"] for e in EMP}], ordered=False)),
+    Item(SQL_REF, "SELECT COUNT(*) KEEP (DENSE_RANK LAST ORDER BY commission_pct NULLS FIRST), "
+                  "AVG(salary) KEEP (DENSE_RANK FIRST ORDER BY hire_date DESC) FROM employees",
+         Rows([(keep(EMP, None, len, "commission_pct", last=True, nulls_first=True),
+                keep(EMP, "salary", lambda v: sum(v) / len(v), "hire_date", desc=True))])),
+    Item(SQL_REF, "SELECT employee_id, MIN(last_name) KEEP (DENSE_RANK FIRST ORDER BY salary DESC) "
+                  "OVER (PARTITION BY department_id) FROM employees WHERE department_id IN (30, 90) "
+                  "ORDER BY employee_id",
+         Rows([(e["employee_id"], keep([x for x in EMP if x["department_id"] == e["department_id"]],
+                                       "last_name", min, "salary", desc=True))
+               for e in _BY_ID_EARLY if e["department_id"] in (30, 90)])),
     Item(SQL_REF, "SELECT RANK(15500) WITHIN GROUP (ORDER BY salary DESC) FROM employees",
          Refused("ORA-03001", "RANK(...) WITHIN GROUP")),
     Item(SQL_REF, "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY salary) FROM employees",
-         Refused("ORA-03001", "WITHIN GROUP")),
+         Rows([(percentile([e["salary"] for e in EMP], 0.5, discrete=False),)])),
+    Item(SQL_REF, "SELECT department_id, PERCENTILE_CONT(0.3) WITHIN GROUP (ORDER BY salary DESC), "
+                  "PERCENTILE_DISC(0.3) WITHIN GROUP (ORDER BY salary DESC), "
+                  "PERCENTILE_DISC(0.7) WITHIN GROUP (ORDER BY hire_date) FROM employees GROUP BY department_id",
+         Rows([(d, pytest.approx(percentile(s, 0.3, discrete=False, desc=True)),
+                percentile(s, 0.3, discrete=True, desc=True), percentile(h, 0.7, discrete=True))
+               for d in {e["department_id"] for e in EMP}
+               for s, h in [([e["salary"] for e in EMP if e["department_id"] == d],
+                             [e["hire_date"] for e in EMP if e["department_id"] == d])]], ordered=False)),
+    Item(SQL_REF, "SELECT employee_id, PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY salary) "
+                  "OVER (PARTITION BY department_id) FROM employees WHERE department_id IN (30, 60) "
+                  "ORDER BY employee_id",
+         Rows([(e["employee_id"], percentile([x["salary"] for x in EMP if x["department_id"] == e["department_id"]],
+                                             0.5, discrete=False))
+               for e in _BY_ID_EARLY if e["department_id"] in (30, 60)])),
+    Item(SQL_REF, "SELECT PERCENTILE_CONT(1.5) WITHIN GROUP (ORDER BY salary) FROM employees",
+         Refused("ORA-30493", "between 0 and 1")),
     Item(SQL_REF, "SELECT jt.a FROM JSON_TABLE('[{\"a\":1},{\"a\":2}]', '$[*]' COLUMNS (a NUMBER PATH '$.a')) jt",
          Rows([(1,), (2,)])),
     # HR's own sequence (hr_create.sql's definition), then the row it numbers (rolled back after the item)
@@ -1438,7 +1496,7 @@ SCOTT_CORPUS: list[Item] = [
     Item(TUTORIAL_SQL, "select count(*) from emp where hiredate < '01-JAN-81'", Rows([(1,)])),
     Item(TUTORIAL_SQL, "select sal * 12 + nvl(comm, 0) from emp where empno = 7654", Rows([(1250 * 12 + 1400,)])),
     Item(TUTORIAL_SQL, "select max(ename) keep (dense_rank first order by sal desc) from emp",
-         Refused("ORA-03001", "KEEP")),
+         Rows([(keep(SEMP, "ename", max, "sal", desc=True),)])),
     Item(TUTORIAL_SQL, "select median(sal) from emp",
          Rows([(sorted(e["sal"] for e in SEMP)[6] / 2 + sorted(e["sal"] for e in SEMP)[7] / 2,)])),
     Item(TUTORIAL_SQL, "select deptno, median(sal) from emp group by deptno order by deptno",

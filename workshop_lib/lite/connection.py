@@ -647,7 +647,8 @@ class LiteConnection:
                target: tuple[str, str] | None = None) -> None:
         udf = self._udf_error
         self._udf_error = None
-        if udf is not None and "user-defined function raised exception" in str(exc):
+        if udf is not None and ("user-defined function raised exception" in str(exc)
+                                or "user-defined aggregate's" in str(exc)):
             failure = from_function_error(udf)
         else:
             failure = from_sqlite(exc)

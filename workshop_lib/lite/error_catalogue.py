@@ -453,11 +453,16 @@ ERR_UNSUPPORTED_TRANSACTION_STATEMENT = _unsupported(
     "call connection.commit() or connection.rollback() (python-oracledb's API, which lite has); "
     "lite has no savepoints")
 ERR_UNSUPPORTED_KEEP = _unsupported(
-    "aggregate KEEP (DENSE_RANK FIRST|LAST ORDER BY ...)",
-    "number the rows with ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) in a subquery and keep number 1")
+    "KEEP (DENSE_RANK FIRST|LAST ORDER BY ...) of {aggregate}",
+    "lite keeps MIN, MAX, SUM, AVG, COUNT, VARIANCE and STDDEV without DISTINCT; for another, number the rows "
+    "with DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...) in a subquery and aggregate rank 1")
 ERR_UNSUPPORTED_WITHIN_GROUP = _unsupported(
     "{function}(...) WITHIN GROUP (ORDER BY ...)",
-    "lite implements LISTAGG ... WITHIN GROUP; for a rank use RANK() OVER (ORDER BY ...) in a subquery")
+    "lite implements LISTAGG, PERCENTILE_CONT and PERCENTILE_DISC ... WITHIN GROUP; for a rank use "
+    "RANK() OVER (ORDER BY ...) in a subquery")
+ERR_PERCENTILE_ONE_KEY = ErrorSpec(
+    2000, "missing ) keyword (PERCENTILE_CONT and PERCENTILE_DISC order by exactly one expression)",
+    "write WITHIN GROUP (ORDER BY one_expression [DESC])")
 ERR_UNSUPPORTED_CTE_SEARCH = _unsupported(
     "SEARCH DEPTH|BREADTH FIRST BY ... SET ... of a recursive WITH",
     "build an ordering column (a path or level) in the recursive member and ORDER BY it")

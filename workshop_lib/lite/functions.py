@@ -1407,6 +1407,13 @@ def _wrap(fn: Callable[..., Any], on_error: Callable[[BaseException], None]) -> 
     return call
 
 
+def _wrap_aggregate(cls: type, on_error: Callable[[BaseException], None]) -> type:
+    """The aggregate class with each method SQLite calls wrapped as :func:`_wrap` wraps a scalar function
+    (SQLite reports only "user-defined aggregate's 'step' method raised error")."""
+    methods = {name: getattr(cls, name) for name in ("step", "inverse", "value", "finalize") if hasattr(cls, name)}
+    return type(cls.__name__, (cls,), {name: _wrap(method, on_error) for name, method in methods.items()})
+
+
 SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     # name: (function, number of args (-1 = variadic), deterministic)
     "ora_vector_distance": (vector_distance, -1, True),
@@ -1500,6 +1507,20 @@ def _sqlite_order(value: Any) -> tuple[int, Any]:
     return (2, bytes(value))
 
 
+def compare_keys(a: list[Any], b: list[Any], flags: list[int]) -> int:
+    """-1, 0 or 1 as ORDER BY would place rows with sort keys ``a`` and ``b`` (``flags``: 1 DESC, 2 NULLS FIRST)."""
+    for x, y, flag in zip(a, b, flags):
+        if x is None or y is None:
+            if x is None and y is None:
+                continue
+            return (-1 if flag & 2 else 1) * (1 if x is None else -1)
+        ox, oy = _sqlite_order(x), _sqlite_order(y)
+        if ox != oy:
+            result = -1 if ox < oy else 1
+            return -result if flag & 1 else result
+    return 0
+
+
 class ListAgg:
     """``LISTAGG(x, sep) WITHIN GROUP (ORDER BY k1 [DESC] [NULLS FIRST|LAST], ...)`` as a SQLite aggregate
     and window function (SQLite 3.40 has no ORDER BY inside an aggregate call).
@@ -1528,20 +1549,11 @@ class ListAgg:
 
     def ordered_values(self) -> list[Any]:
         """The values in the ORDER BY keys' order (stable: ties keep their arrival order)."""
-        def compare(a: tuple[Any, list[Any]], b: tuple[Any, list[Any]]) -> int:
-            for x, y, flags in zip(a[1], b[1], self.flags):
-                if x is None or y is None:
-                    if x is None and y is None:
-                        continue
-                    nulls_first = bool(flags & 2)
-                    return (-1 if nulls_first else 1) * (1 if x is None else -1)
-                ox, oy = _sqlite_order(x), _sqlite_order(y)
-                if ox != oy:
-                    result = -1 if ox < oy else 1
-                    return -result if flags & 1 else result
-            return 0
+        return [v for v, _ in self.ordered_rows()]
 
-        return [v for v, _ in sorted(self.rows, key=functools.cmp_to_key(compare))]
+    def ordered_rows(self) -> list[tuple[Any, list[Any]]]:
+        """(value, keys) of every row in the ORDER BY keys' order (stable)."""
+        return sorted(self.rows, key=functools.cmp_to_key(lambda a, b: compare_keys(a[1], b[1], self.flags)))
 
     def value(self) -> str | None:
         ordered = [_listagg_text(v) for v in self.ordered_values()]
@@ -1581,11 +1593,107 @@ class JsonArrayAgg(ListAgg):
                           separators=(",", ":"), ensure_ascii=False)
 
 
+def _plain_number(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _aggregate(function: str, values: list[Any]) -> Any:
+    """MIN, MAX, SUM, AVG, COUNT, VARIANCE or STDDEV of ``values`` (NULLs left out), as Oracle computes them."""
+    present = [v for v in values if v is not None]
+    if function == "COUNT":
+        return len(present)
+    if not present:
+        return None
+    if function in ("MIN", "MAX"):
+        ordered = sorted(present, key=_sqlite_order)
+        return ordered[0] if function == "MIN" else ordered[-1]
+    numbers = [_numeric(v) for v in present]
+    if function == "SUM":
+        return _plain_number(math.fsum(numbers)) if any(isinstance(n, float) for n in numbers) else sum(numbers)
+    mean = math.fsum(numbers) / len(numbers)
+    if function == "AVG":
+        return _plain_number(mean)
+    # Oracle's VARIANCE and STDDEV: the sample figures, 0 for a single value
+    variance = math.fsum((n - mean) ** 2 for n in numbers) / (len(numbers) - 1) if len(numbers) > 1 else 0
+    return _plain_number(variance if function == "VARIANCE" else math.sqrt(variance))
+
+
+class Keep(ListAgg):
+    """``agg(x) KEEP (DENSE_RANK FIRST|LAST ORDER BY k1 ..., ...)`` as ``ora_keep(agg, last, x, k1, flags1, ...)``:
+    ``agg`` (MIN, MAX, SUM, AVG, COUNT, VARIANCE, STDDEV) over the rows whose sort keys rank first (``last``
+    0) or last (1) in the ORDER BY's order, NULLs placed as it says. ``COUNT(*)`` passes 1 for ``x``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.function, self.last = "MIN", False
+
+    def step(self, function: Any, last: Any, value: Any, *keys: Any) -> None:  # type: ignore[override]
+        self.function, self.last = str(function), bool(last)
+        self.flags = [int(f) for f in keys[1::2]]
+        self.rows.append((value, list(keys[0::2])))
+
+    def inverse(self, function: Any, last: Any, value: Any, *keys: Any) -> None:  # type: ignore[override]
+        self.rows.remove((value, list(keys[0::2])))
+
+    def value(self) -> Any:
+        ordered = self.ordered_rows()
+        if not ordered:
+            return _aggregate(self.function, [])
+        edge = ordered[-1 if self.last else 0][1]
+        return _aggregate(self.function, [v for v, k in ordered if compare_keys(k, edge, self.flags) == 0])
+
+
+_PERCENTILE_RANGE = "ORA-30493: The percentile value should be a number between 0 and 1."
+
+
+class Percentile:
+    """``PERCENTILE_CONT(p)`` / ``PERCENTILE_DISC(p) WITHIN GROUP (ORDER BY x [DESC])`` as
+    ``ora_percentile(p, 'CONT'|'DISC', desc, x)``, by the SQL Language Reference's definitions over the
+    non-NULL values in the ORDER BY's order: CONT interpolates at row number RN = 1 + p * (n - 1)
+    between rows FLOOR(RN) and CEIL(RN); DISC is the first value whose cumulative distribution is at
+    least p (row CEIL(p * n), the first row for p = 0). p outside 0..1 is ORA-30493."""
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self.percent: decimal.Decimal | None = None
+        self.kind, self.desc = "CONT", False
+
+    def step(self, percent: Any, kind: Any, desc: Any, value: Any) -> None:
+        if percent is None or not isinstance(percent, (int, float)) or not 0 <= percent <= 1:
+            raise ValueError(_PERCENTILE_RANGE)
+        self.percent, self.kind, self.desc = decimal.Decimal(str(percent)), str(kind), bool(desc)
+        if value is not None:
+            self.values.append(_numeric(value) if self.kind == "CONT" else value)
+
+    def inverse(self, percent: Any, kind: Any, desc: Any, value: Any) -> None:
+        if value is not None:
+            self.values.remove(_numeric(value) if self.kind == "CONT" else value)
+
+    def value(self) -> Any:
+        if not self.values or self.percent is None:
+            return None
+        ordered = sorted(self.values, key=_sqlite_order, reverse=self.desc)
+        n = len(ordered)
+        if self.kind == "DISC":
+            return ordered[max(1, math.ceil(self.percent * n)) - 1]
+        row = 1 + self.percent * (n - 1)
+        low, high = math.floor(row), math.ceil(row)
+        if low == high:
+            return ordered[low - 1]
+        below, above = decimal.Decimal(str(ordered[low - 1])), decimal.Decimal(str(ordered[high - 1]))
+        return _plain_number(float((high - row) * below + (row - low) * above))
+
+    def finalize(self) -> Any:
+        return self.value()
+
+
 #: SQLite aggregate (and window) functions: name -> (class, number of args (-1 = variadic))
 AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_listagg": (ListAgg, -1),
     "ora_median": (Median, 1),
     "ora_json_arrayagg": (JsonArrayAgg, -1),
+    "ora_keep": (Keep, -1),
+    "ora_percentile": (Percentile, 4),
 }
 
 
@@ -1596,6 +1704,6 @@ def register(con: sqlite3.Connection, on_error: Callable[[BaseException], None],
     for name, (fn, nargs, deterministic) in {**SCALAR_FUNCTIONS, **(extra or {})}.items():
         con.create_function(name, nargs, _wrap(fn, on_error), deterministic=deterministic)
     for name, (cls, nargs) in AGGREGATE_FUNCTIONS.items():
-        con.create_window_function(name, nargs, cls)
+        con.create_window_function(name, nargs, _wrap_aggregate(cls, on_error))
     # Oracle's LIKE is case-sensitive; SQLite's ignores ASCII case unless told otherwise
     con.execute("PRAGMA case_sensitive_like = ON")

@@ -261,6 +261,12 @@ def object_column(node: exp.Column, scope: Scope) -> tuple[str, str, str | None]
     return parts[0], parts[1], dict(source.columns).get(parts[1]) if source is not None else None
 
 
+def is_keep(node: exp.Expression) -> bool:
+    """Whether ``node`` is ``agg(x) KEEP (DENSE_RANK FIRST|LAST ORDER BY ...)`` (sqlglot reads it as a window):
+    an aggregate of its query block, not an analytic function, unless an OVER clause encloses it."""
+    return isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "KEEP"
+
+
 def infer_type(node: exp.Expression, scope: Scope) -> str | None:
     """The Oracle type class of an expression, following columns through aliases and CTEs."""
     if isinstance(node, (exp.Alias, exp.Paren)):
@@ -336,6 +342,10 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return "NUMBER"
     if isinstance(node, exp.Window):
         return infer_type(node.this, scope)
+    if isinstance(node, exp.WithinGroup) and isinstance(node.this, exp.PercentileDisc):
+        return infer_type(node.expression.expressions[0].this, scope)   # one of the values
+    if isinstance(node, exp.WithinGroup) and isinstance(node.this, exp.PercentileCont):
+        return "NUMBER"
     if isinstance(node, (exp.Min, exp.Max, exp.FirstValue, exp.LastValue, exp.Lag, exp.Lead, exp.AnyValue)):
         return infer_type(node.this, scope)
     if isinstance(node, exp.DPipe):

@@ -25,7 +25,7 @@ from .error_catalogue import (
     ERR_INVALID_NUMBER_CONVERSION, ERR_NOT_SELECTED_EXPRESSION, ERR_SET_EXPRESSION_TYPES,
     ERR_UNSUPPORTED_JSON_DATETIME, ERR_USING_COLUMN_QUALIFIED, error,
 )
-from .scope import Scope, infer_type, name_of
+from .scope import Scope, infer_type, is_keep, name_of
 
 # Unqualified names Oracle resolves without a FROM item (pseudo-columns and functions written without
 # parentheses); lite handles or refuses each elsewhere.
@@ -65,9 +65,10 @@ def _aggregates(node: exp.Expression) -> bool:
         while probe is not node and probe.parent is not None:
             probe = probe.parent
             chain.append(probe)
-        # an analytic function (inside OVER) or a subquery's own aggregate does not make this block grouped
-        if not any(isinstance(c, (exp.Window, exp.Select, exp.Subquery)) for c in chain) \
-                and not isinstance(agg.parent, exp.Window):
+        # an analytic function (inside OVER) or a subquery's own aggregate does not make this block grouped;
+        # an aggregate's KEEP (DENSE_RANK ...) does not make it analytic
+        if not any(isinstance(c, (exp.Select, exp.Subquery)) or (isinstance(c, exp.Window) and not is_keep(c))
+                   for c in chain):
             return True
     return False
 
@@ -106,6 +107,8 @@ def check_group_by(select: exp.Select) -> None:
         return bad
 
     def ungrouped(node: exp.Expression) -> exp.Expression | None:
+        if is_keep(node) or isinstance(node, exp.WithinGroup):
+            return None   # an aggregate: its value and ORDER BY keys are read per row of the group
         if isinstance(node, exp.Window):
             inner = node.this
             parts = ([p for p in inner.iter_expressions() if not isinstance(p, exp.Star)]   # COUNT(*) OVER ()

@@ -26,7 +26,7 @@ from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT,
-    ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
+    ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
@@ -35,7 +35,7 @@ from .error_catalogue import (
 from . import grouping_sets, json_table, outer_join, rownum
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
-from .scope import _DOTTED, name_of
+from .scope import _DOTTED, is_keep, name_of
 from .values import format_datetime
 
 Pass = Callable[[exp.Expression], exp.Expression]
@@ -660,6 +660,28 @@ def listagg_ordered(node: exp.Expression) -> exp.Expression:
     return _anon("ora_listagg", inner, sep, exp.Literal.number(1 if distinct else 0), *keys)
 
 
+_KEEP_AGGREGATES = {exp.Min: "MIN", exp.Max: "MAX", exp.Sum: "SUM", exp.Avg: "AVG", exp.Count: "COUNT",
+                    exp.Variance: "VARIANCE", exp.Stddev: "STDDEV"}
+
+
+def keep_and_percentiles(node: exp.Expression) -> exp.Expression:
+    """``agg(x) KEEP (DENSE_RANK FIRST|LAST ORDER BY k ...)`` becomes ``ora_keep('AGG', last, x, k1, flags1,
+    ...)`` and ``PERCENTILE_CONT|DISC(p) WITHIN GROUP (ORDER BY x [DESC])`` ``ora_percentile(p, 'CONT'|'DISC',
+    desc, x)``: lite's aggregates (functions.Keep, functions.Percentile), which are window functions too, so
+    ``... OVER (PARTITION BY ...)`` keeps working. Other forms were refused by refuse_unimplemented_clauses."""
+    if is_keep(node):
+        aggregate = node.this
+        value = exp.Literal.number(1) if isinstance(aggregate.this, exp.Star) else aggregate.this
+        return _anon("ora_keep", exp.Literal.string(_KEEP_AGGREGATES[type(aggregate)]),
+                     exp.Literal.number(0 if node.args.get("first") else 1), value, *_sort_keys(node.args["order"]))
+    if isinstance(node, exp.WithinGroup) and isinstance(node.this, (exp.PercentileCont, exp.PercentileDisc)):
+        ordered = node.expression.expressions[0]
+        kind = "CONT" if isinstance(node.this, exp.PercentileCont) else "DISC"
+        return _anon("ora_percentile", node.this.this, exp.Literal.string(kind),
+                     exp.Literal.number(1 if ordered.args.get("desc") else 0), ordered.this)
+    return node
+
+
 def _absent_on_null(node: exp.Expression) -> bool:
     return not str(node.args.get("null_handling") or "").upper().startswith("NULL")
 
@@ -716,6 +738,7 @@ PASSES: tuple[Pass, ...] = (
     interval_literal,
     extract_datetime_field,
     listagg_ordered,
+    keep_and_percentiles,
     json_array_nulls,
     empty_string_is_null,
 )
@@ -729,15 +752,21 @@ rewrite_node: Pass = preprocess(PASSES)
 def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
     statement: a recursive WITH's SEARCH clause, GROUPING() outside grouping sets, aggregate
-    KEEP (DENSE_RANK ...), hypothetical and inverse-distribution aggregates (``RANK(x) WITHIN GROUP``,
-    ``PERCENTILE_CONT``) and PREDICTION."""
+    KEEP (DENSE_RANK ...) of another aggregate or with DISTINCT, hypothetical aggregates (``RANK(x) WITHIN
+    GROUP``) and PREDICTION."""
     if isinstance(node, (exp.Grouping, exp.GroupingId)):   # left after grouping_sets.expand: no grouping sets
         raise error(ERR_UNSUPPORTED, construct="GROUPING() and GROUPING_ID() without ROLLUP, CUBE or GROUPING SETS")
-    if isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "KEEP":
-        raise error(ERR_UNSUPPORTED_KEEP)
+    if is_keep(node):
+        aggregate = node.this
+        if type(aggregate) not in _KEEP_AGGREGATES or isinstance(aggregate.this, exp.Distinct):
+            raise error(ERR_UNSUPPORTED_KEEP, aggregate=aggregate.sql(dialect=Oracle)[:60])
     if isinstance(node, exp.WithinGroup):
-        function = node.this.sql_name() if isinstance(node.this, exp.Func) else node.this.sql(dialect=Oracle)
-        raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
+        percentile = isinstance(node.this, (exp.PercentileCont, exp.PercentileDisc))
+        if not percentile:
+            function = node.this.sql_name() if isinstance(node.this, exp.Func) else node.this.sql(dialect=Oracle)
+            raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
+        if len(node.expression.expressions) != 1:
+            raise error(ERR_PERCENTILE_ONE_KEY)
     if isinstance(node, exp.JSONObject) and str(node.args.get("null_handling") or "").upper().startswith("ABSENT"):
         raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT ... ABSENT ON NULL")
     if isinstance(node, exp.JSONObject) and any(isinstance(e, exp.Star) for e in node.expressions):
