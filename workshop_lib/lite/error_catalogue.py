@@ -461,7 +461,7 @@ ERR_UNSUPPORTED_WITHIN_GROUP = _unsupported(
     "lite implements LISTAGG, PERCENTILE_CONT and PERCENTILE_DISC ... WITHIN GROUP; for a rank use "
     "RANK() OVER (ORDER BY ...) in a subquery")
 ERR_PERCENTILE_ONE_KEY = ErrorSpec(
-    2000, "missing ) keyword (PERCENTILE_CONT and PERCENTILE_DISC order by exactly one expression)",
+    907, "missing right parenthesis (PERCENTILE_CONT and PERCENTILE_DISC order by exactly one expression)",
     "write WITHIN GROUP (ORDER BY one_expression [DESC])")
 ERR_UNSUPPORTED_CTE_SEARCH = _unsupported(
     "SEARCH DEPTH|BREADTH FIRST BY ... SET ... of a recursive WITH",
