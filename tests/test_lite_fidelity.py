@@ -392,8 +392,12 @@ CORPUS: list[Item] = [
     # Oracle's "not all variables bound"
     Item(ORACLEDB, "UPDATE employees SET salary = salary * 1.1 WHERE employee_id = :id RETURNING salary INTO :s",
          Refused("ORA-01008", ":s"), binds={"id": 100}),
-    Item(SQL_REF, "SELECT NTH_VALUE(last_name, 2) FROM LAST OVER (ORDER BY salary) FROM employees",
-         Refused("ORA-03001", "FROM LAST")),
+    # FROM LAST counts back from the frame's end (here the current row): the previous row's name
+    Item(SQL_REF, "SELECT employee_id, NTH_VALUE(last_name, 2) FROM LAST OVER (ORDER BY salary, employee_id) "
+                  "FROM employees",
+         Rows([(e["employee_id"], ordered[i - 1]["last_name"] if i else None)
+               for ordered in [sorted(EMP, key=lambda x: (x["salary"], x["employee_id"]))]
+               for i, e in enumerate(ordered)], ordered=False)),
     Item(SQL_REF, "SELECT PREDICTION(reranker USING 'q' AS query, last_name AS passage) FROM employees",
          Refused("ORA-03001", "PREDICTION")),
     # ... and what it accepts
@@ -487,7 +491,17 @@ CORPUS: list[Item] = [
          Rows([(",".join(f"{e['hire_date']:%d-%b-%y}".upper() for e in sorted(
              (e for e in EMP if e["department_id"] == 90), key=lambda e: e["hire_date"])),)])),
     Item(SQL_REF, "SELECT employee_id, FIRST_VALUE(commission_pct IGNORE NULLS) OVER (ORDER BY employee_id) "
-                  "FROM employees", Refused("ORA-03001", "IGNORE NULLS")),
+                  "FROM employees",
+         Rows([(e["employee_id"], next((x["commission_pct"] for x in _BY_ID_EARLY[:i + 1]
+                                        if x["commission_pct"] is not None), None))
+               for i, e in enumerate(_BY_ID_EARLY)], ordered=False)),
+    Item(SQL_REF, "SELECT employee_id, LAG(commission_pct, 1, 0) IGNORE NULLS OVER (ORDER BY employee_id) "
+                  "FROM employees ORDER BY employee_id",
+         Rows([(e["employee_id"], next((x["commission_pct"] for x in reversed(_BY_ID_EARLY[:i])
+                                        if x["commission_pct"] is not None), 0))
+               for i, e in enumerate(_BY_ID_EARLY)])),
+    Item(SQL_REF, "SELECT employee_id, LISTAGG(last_name, ',') WITHIN GROUP (ORDER BY last_name) "
+                  "OVER (ORDER BY employee_id) FROM employees", Refused("ORA-30487", "ORDER BY not allowed")),
     Item(SQL_REF, "SELECT employee_id, SUM(salary) OVER (ORDER BY hire_date RANGE BETWEEN INTERVAL '365' DAY "
                   "PRECEDING AND CURRENT ROW) FROM employees", Refused("ORA-03001", "INTERVAL offset")),
     Item(SQL_REF, "SELECT MONTHS_BETWEEN(DATE '2024-03-15', DATE '2024-01-31'), ADD_MONTHS(DATE '2024-04-30', 1) "

@@ -460,6 +460,9 @@ ERR_UNSUPPORTED_WITHIN_GROUP = _unsupported(
     "{function}(...) WITHIN GROUP (ORDER BY ...)",
     "lite implements LISTAGG, PERCENTILE_CONT and PERCENTILE_DISC ... WITHIN GROUP; for a rank use "
     "RANK() OVER (ORDER BY ...) in a subquery")
+ERR_ORDER_BY_NOT_ALLOWED = ErrorSpec(
+    30487, "ORDER BY not allowed here ({function} takes only PARTITION BY in its OVER clause)",
+    "write OVER (PARTITION BY ...) without ORDER BY or a window frame")
 ERR_PERCENTILE_ONE_KEY = ErrorSpec(
     907, "missing right parenthesis (PERCENTILE_CONT and PERCENTILE_DISC order by exactly one expression)",
     "write WITHIN GROUP (ORDER BY one_expression [DESC])")

@@ -9,6 +9,7 @@ the connection precomputes it with numpy (see connection.py).
 from __future__ import annotations
 
 import calendar
+import collections
 import datetime as dt
 import decimal
 import functools
@@ -1345,7 +1346,14 @@ class Median:
         if value is not None:
             self.values.append(_numeric(value))
 
+    def inverse(self, value: Any) -> None:
+        if value is not None:
+            self.values.remove(_numeric(value))
+
     def finalize(self) -> Any:
+        return self.value()
+
+    def value(self) -> Any:   # MEDIAN(x) OVER (PARTITION BY ...) asks for it
         if not self.values:
             return None
         ordered = sorted(self.values)
@@ -1643,6 +1651,41 @@ class Keep(ListAgg):
         return _aggregate(self.function, [v for v, k in ordered if compare_keys(k, edge, self.flags) == 0])
 
 
+class FrameValue:
+    """``FIRST_VALUE``, ``LAST_VALUE`` and ``NTH_VALUE(x, n) [FROM FIRST|FROM LAST]`` with IGNORE NULLS (or
+    NTH_VALUE FROM LAST), which SQLite lacks, as the window function ``ora_frame_value(x, kind, n, ignore,
+    drop_front, drop_back)``: the frame's values are kept in order (SQLite adds rows at the frame's end and
+    removes them from its start) and the value is read from them, NULLs skipped when ``ignore`` is 1: the
+    n-th counted from the FIRST or LAST end. ``drop_front``/``drop_back`` rows are left out of the ends first:
+    a frame that could be empty (``ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING``, LAG's rows before the current
+    one) is given to SQLite widened to the current row and cut back here, because CPython 3.11's sqlite3
+    crashes the process when SQLite asks a Python window function for the value of an empty frame."""
+
+    def __init__(self) -> None:
+        self.frame: collections.deque[Any] = collections.deque()
+        self.kind, self.n, self.ignore, self.drop_front, self.drop_back = "FIRST", 1, False, 0, 0
+
+    def step(self, value: Any, kind: Any, n: Any, ignore: Any, drop_front: Any, drop_back: Any) -> None:
+        if n is None or not isinstance(n, (int, float)) or n < 1 or int(n) != n:
+            raise ValueError(f"ORA-01428: argument '{to_char(n)}' is out of range")
+        self.kind, self.n, self.ignore = str(kind), int(n), bool(ignore)
+        self.drop_front, self.drop_back = int(drop_front), int(drop_back)
+        self.frame.append(value)
+
+    def inverse(self, *_args: Any) -> None:
+        self.frame.popleft()
+
+    def value(self) -> Any:
+        frame = list(self.frame)[self.drop_front:len(self.frame) - self.drop_back]
+        values = [v for v in frame if v is not None] if self.ignore else frame
+        if len(values) < self.n:
+            return None
+        return values[self.n - 1] if self.kind == "FIRST" else values[-self.n]
+
+    def finalize(self) -> Any:
+        return self.value()
+
+
 _PERCENTILE_RANGE = "ORA-30493: The percentile value should be a number between 0 and 1."
 
 
@@ -1694,6 +1737,7 @@ AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_json_arrayagg": (JsonArrayAgg, -1),
     "ora_keep": (Keep, -1),
     "ora_percentile": (Percentile, 4),
+    "ora_frame_value": (FrameValue, 6),
 }
 
 

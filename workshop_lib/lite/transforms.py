@@ -26,7 +26,7 @@ from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT,
-    ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
+    ERR_ORDER_BY_NOT_ALLOWED, ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
@@ -682,6 +682,80 @@ def keep_and_percentiles(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def _offset_rows(value: exp.Expression | str | None) -> int | None:
+    """A ROWS frame bound's row count when it is a literal integer (None otherwise)."""
+    if isinstance(value, exp.Literal) and not value.is_string and value.this.isdigit():
+        return int(value.this)
+    return None
+
+
+def _frame_with_current_row(node: exp.Window) -> tuple[int, int]:
+    """Widen the window's frame to take in the current row when it could be empty without it, and return how
+    many rows to drop from its front and back to get the frame written (see functions.FrameValue)."""
+    spec = node.args.get("spec")
+    if spec is None:
+        return 0, 0   # RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW (or the whole partition)
+    start_side, end_side = spec.args.get("start_side"), spec.args.get("end_side")
+    if start_side != "FOLLOWING" and end_side != "PRECEDING":
+        return 0, 0   # the frame has the current row in it
+    rows = str(spec.args.get("kind") or "").upper() == "ROWS"
+    if end_side == "PRECEDING" and rows and _offset_rows(spec.args.get("end")) is not None:
+        back = _offset_rows(spec.args["end"])
+        spec.set("end", "CURRENT ROW")
+        spec.set("end_side", None)
+        return 0, back
+    if start_side == "FOLLOWING" and rows and _offset_rows(spec.args.get("start")) is not None:
+        front = _offset_rows(spec.args["start"])
+        spec.set("start", "CURRENT ROW")
+        spec.set("start_side", None)
+        return front, 0
+    raise error(ERR_UNSUPPORTED, construct="IGNORE NULLS or FROM LAST over a window frame that leaves out the "
+                                           "current row, other than ROWS with a number of rows")
+
+
+def ignore_nulls_values(node: exp.Expression) -> exp.Expression:
+    """``FIRST_VALUE|LAST_VALUE|NTH_VALUE(x ...) IGNORE NULLS``, ``NTH_VALUE ... FROM LAST`` and ``LAG|LEAD(x[, k[,
+    d]]) IGNORE NULLS``, which SQLite lacks, through lite's window function ``ora_frame_value`` (functions.FrameValue):
+
+    * the first three read the window's own frame (NULLs skipped under IGNORE NULLS);
+    * ``LAG(x, k, d) IGNORE NULLS`` is the k-th value counted back from the last of the rows before the
+      current one, NULLs skipped, ``d`` when there is none (``LEAD`` the same forward from the row after
+      it), as the SQL Language Reference defines them.
+
+    ``RESPECT NULLS`` (the default) is dropped where SQLite has the function.
+    """
+    if not isinstance(node, exp.Window) or str(node.args.get("over") or "").upper() != "OVER":
+        return node
+    inner = node.this
+    if isinstance(inner, exp.RespectNulls):
+        inner = inner.this
+        node.set("this", inner)
+    ignore = isinstance(inner, exp.IgnoreNulls)
+    function = inner.this if ignore else inner
+    from_last = isinstance(function, exp.NthValue) and function.args.get("from_first") is False
+    if not ignore and not from_last:
+        return node
+    flag = exp.Literal.number(int(ignore))
+    if isinstance(function, (exp.FirstValue, exp.LastValue, exp.NthValue)):
+        kind = "LAST" if isinstance(function, exp.LastValue) or from_last else "FIRST"
+        n = function.args.get("offset") if isinstance(function, exp.NthValue) else exp.Literal.number(1)
+        front, back = _frame_with_current_row(node)
+        node.set("this", _anon("ora_frame_value", function.this, exp.Literal.string(kind), n, flag,
+                               exp.Literal.number(front), exp.Literal.number(back)))
+        return node
+    if isinstance(function, (exp.Lag, exp.Lead)):
+        back = isinstance(function, exp.Lag)
+        offset = function.args.get("offset") or exp.Literal.number(1)
+        node.set("this", _anon("ora_frame_value", function.this, exp.Literal.string("LAST" if back else "FIRST"),
+                               offset, flag, exp.Literal.number(0 if back else 1), exp.Literal.number(1 if back else 0)))
+        node.set("spec", exp.WindowSpec(kind="ROWS", start="UNBOUNDED", start_side="PRECEDING", end="CURRENT ROW")
+                 if back else exp.WindowSpec(kind="ROWS", start="CURRENT ROW", end="UNBOUNDED", end_side="FOLLOWING"))
+        default = function.args.get("default")
+        # a copy: the node is replaced in its parent by what this returns (transforms._bottom_up)
+        return exp.Coalesce(this=node.copy(), expressions=[default]) if default is not None else node
+    raise error(ERR_UNSUPPORTED, construct=f"IGNORE NULLS in {function.sql(dialect=Oracle)[:40]}")
+
+
 def _absent_on_null(node: exp.Expression) -> bool:
     return not str(node.args.get("null_handling") or "").upper().startswith("NULL")
 
@@ -739,6 +813,7 @@ PASSES: tuple[Pass, ...] = (
     extract_datetime_field,
     listagg_ordered,
     keep_and_percentiles,
+    ignore_nulls_values,
     json_array_nulls,
     empty_string_is_null,
 )
@@ -756,6 +831,17 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     GROUP``) and PREDICTION."""
     if isinstance(node, (exp.Grouping, exp.GroupingId)):   # left after grouping_sets.expand: no grouping sets
         raise error(ERR_UNSUPPORTED, construct="GROUPING() and GROUPING_ID() without ROLLUP, CUBE or GROUPING SETS")
+    if isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "OVER" \
+            and (node.args.get("order") is not None or node.args.get("spec") is not None):
+        # Oracle's rule for these analytic functions; lite's versions (Python window functions) would also crash
+        # the process on a frame without rows in it (CPython 3.11's sqlite3, see functions.FrameValue)
+        inner = node.this
+        name = ("LISTAGG" if isinstance(inner, exp.GroupConcat) else "MEDIAN" if isinstance(inner, exp.Median)
+                else "JSON_ARRAYAGG" if isinstance(inner, exp.JSONArrayAgg) else "KEEP (DENSE_RANK ...)"
+                if is_keep(inner) else inner.this.sql_name() if isinstance(inner, exp.WithinGroup)
+                and isinstance(inner.this, exp.Func) else None)
+        if name is not None:
+            raise error(ERR_ORDER_BY_NOT_ALLOWED, function=name)
     if is_keep(node):
         aggregate = node.this
         if type(aggregate) not in _KEEP_AGGREGATES or isinstance(aggregate.this, exp.Distinct):
