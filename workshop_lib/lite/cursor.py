@@ -276,8 +276,8 @@ class LiteCursor:
         finally:
             self.rowcount = total
         con.execute("RELEASE lite_stmt")
-        if plan.target:
-            conn.caches.invalidate(*plan.target)
+        for written in plan.written():
+            conn.caches.invalidate(*written)
         if conn.autocommit:
             conn.commit()
 
@@ -310,8 +310,8 @@ class LiteCursor:
         except sqlite3.Error as exc:
             con.execute("ROLLBACK TO lite_row")
             con.execute("RELEASE lite_row")
-            if plan.target:
-                self.connection.caches.invalidate(*plan.target)
+            for written in plan.written():
+                self.connection.caches.invalidate(*written)
             raise _RowFailed(exc, index) from None
         con.execute("RELEASE lite_row")
         return count
@@ -356,8 +356,8 @@ class LiteCursor:
         conn._fill_slots(plan, {})
         for sql in plan.sql:
             conn.sqlite.execute(sql, {})
-        if plan.target:
-            conn.caches.invalidate(*plan.target)
+        for written in plan.written():
+            conn.caches.invalidate(*written)
 
     def _describe(self, plan: Plan) -> None:
         assert self._rows is not None

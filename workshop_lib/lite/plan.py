@@ -75,12 +75,17 @@ class Plan:
     binds: list[str]                            # bind names (upper case), order of first use
     columns: list[tuple[str, str | None]] = field(default_factory=list)  # (name, type class)
     target: tuple[str, str] | None = None       # (owner, table) written by DML
+    also_written: list[tuple[str, str]] = field(default_factory=list)   # the other tables of an INSERT ALL
     vector_slots: list[VectorSlot] = field(default_factory=list)
     text_slots: list[TextSlot] = field(default_factory=list)
     prefetch: list[EmbedPrefetch] = field(default_factory=list)
     star: bool = False                          # names come from SQLite's description
     returning: "Returning | None" = None        # DML ... RETURNING ... INTO :out
     described: dict = field(default_factory=dict)  # SQLite column names -> (description, types), per plan
+
+    def written(self) -> list[tuple[str, str]]:
+        """Every (owner, table) the statement writes (the caches of each are invalidated after it)."""
+        return ([self.target] if self.target else []) + self.also_written
 
 
 class Context:

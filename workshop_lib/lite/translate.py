@@ -24,7 +24,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import connect_by, json_table, row_limits, semantics, sequences, vector_topk, views
+from . import connect_by, json_table, multitable, row_limits, semantics, sequences, vector_topk, views
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
@@ -148,6 +148,8 @@ class Translator:
         tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
         # one walk says which of the plan-time rewrites this statement needs (most need none)
         nodes = list(tree.walk())
+        if isinstance(tree, exp.MultitableInserts):
+            multitable.refuse_sequence_numbers(nodes)
         if any(is_sequence_number(n) for n in nodes):
             tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
         selects = [n for n in nodes if isinstance(n, exp.Select)]
@@ -171,6 +173,8 @@ class Translator:
             return self._plan_delete(tree)
         if isinstance(tree, exp.Merge):
             return self._plan_merge(tree)
+        if isinstance(tree, exp.MultitableInserts):
+            return self._plan_multitable(tree)
         raise error(ERR_UNSUPPORTED_STATEMENT_KIND, kind=type(tree).__name__.upper())
 
     def _plan_returning(self, tree: exp.Expression) -> Plan:
@@ -407,6 +411,18 @@ class Translator:
             rewritten = self._dml_tree(statement)
             statements.append(self._sqlite(rewritten))
         return self._finish("MERGE", statements, tree, target=(owner, name))
+
+    def _plan_multitable(self, tree: exp.MultitableInserts) -> Plan:
+        """``INSERT ALL|FIRST [WHEN c THEN] INTO t [(cols)] [VALUES (...)] ... [ELSE INTO ...] subquery`` as one
+        ``INSERT INTO t [(cols)] SELECT values FROM (subquery) q WHERE <its condition>`` per INTO clause, run in
+        order as one statement (multitable.py says which rows each INTO takes)."""
+        statements: list[str] = []
+        targets: list[tuple[str, str]] = []
+        for insert in multitable.inserts(tree, lambda table: table_ref(table, self.ctx.user)):
+            out, target = self._insert_tree(insert)
+            statements.append(self._sqlite(out))
+            targets.append(target)
+        return self._finish("INSERT", statements, tree, target=targets[0], also_written=targets[1:])
 
     def _qualify_target(self, table: exp.Table, owner: str, name: str) -> None:
         if not table.args.get("db") and name in DICTIONARY_VIEWS:
