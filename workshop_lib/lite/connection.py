@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import catalog, connect_by, functions, guard, json_table, sequences, vector_topk
+from . import catalog, connect_by, functions, guard, json_table, sequences, transactions, vector_topk
 from .caches import ColumnValues, DerivedCaches, VectorColumn
 from .cursor import LiteCursor
 from .ddl import is_ddl
 from .error_catalogue import (
     ERR_CANNOT_INSERT_NULL, ERR_CANNOT_UPDATE_TO_NULL, ERR_CHILD_RECORD_FOUND, ERR_MODEL_DOES_NOT_EXIST, ERR_NOT_CONNECTED,
-    ERR_TEXT_NULL_QUERY, ERR_TEXT_QUERY, ERR_UNSUPPORTED_PLSQL, ERR_USER_NOT_ATTACHED, ERR_VECTOR_DIMENSIONS,
+    ERR_SAVEPOINT_UNKNOWN, ERR_TEXT_NULL_QUERY, ERR_TEXT_QUERY, ERR_UNSUPPORTED, ERR_UNSUPPORTED_PLSQL,
+    ERR_USER_NOT_ATTACHED, ERR_VECTOR_DIMENSIONS,
     error, from_function_error, from_sqlite,
 )
 from .errors import LiteError
@@ -140,6 +141,27 @@ class LiteConnection:
         with self._lock:
             if self._con.in_transaction and self._atomic_depth == 0:
                 self._con.execute("COMMIT")
+
+    def run_transaction_statement(self, statement: transactions.Transaction) -> None:
+        """COMMIT, ROLLBACK, SAVEPOINT name or ROLLBACK TO name run through ``cursor.execute`` (transactions.py)."""
+        if statement.kind == "COMMIT":
+            self.commit()   # inside atomic() it waits for the block's end, as DDL's implicit commit does
+        elif self._atomic_depth:
+            raise error(ERR_UNSUPPORTED, construct=f"{statement.kind} inside connection.atomic()")
+        elif statement.kind == "ROLLBACK":
+            self.rollback()
+        else:
+            assert statement.name is not None
+            with self._lock:
+                name = transactions.savepoint_sql(statement.name)
+                if statement.kind == "SAVEPOINT":
+                    self._con.execute(f"SAVEPOINT {name}")
+                    return
+                try:
+                    self._con.execute(f"ROLLBACK TO {name}")
+                except sqlite3.OperationalError:
+                    raise error(ERR_SAVEPOINT_UNKNOWN, name=statement.name) from None
+                self.caches.invalidate_all()
 
     def rollback(self) -> None:
         """Roll back the current transaction."""
@@ -295,7 +317,7 @@ class LiteConnection:
         """The embedding cache (benchmarks/bench_retrieval.py clears it so every run embeds)."""
         return self.caches.embeddings
 
-    def _plan(self, sql: str) -> Plan | str:
+    def _plan(self, sql: str) -> Plan | str | transactions.Transaction:
         counter = os.pread(self._catalog_fd, 4, 24) if self._catalog_fd is not None else None
         if counter is None or counter != self._catalog_counter:
             self._catalog_counter = counter
@@ -314,9 +336,13 @@ class LiteConnection:
             template = self.caches.template(shape.key)
             if template is not None:
                 return template.instantiate(shape.values)
+        if transactions.is_transaction_statement(sql):
+            plan: Plan | str | transactions.Transaction = transactions.parse(sql)
+            self.caches.keep_plan(sql, plan)
+            return plan
         tokens = guard.check(sql)
         if is_ddl(sql):
-            plan: Plan | str = "DDL"
+            plan = "DDL"
         elif sql.lstrip()[:5].upper() in ("BEGIN", "DECLA"):
             raise error(ERR_UNSUPPORTED_PLSQL)
         elif shape is not None and not self.caches.untemplatable(shape.key):

@@ -25,6 +25,7 @@ from .error_catalogue import (
     ERR_RETURNING_BIND_NOT_VAR, ERR_UNSUPPORTED, ERR_UNSUPPORTED_OUT_BINDS, ERR_UNSUPPORTED_REPEATED_BIND, error,
 )
 from .plan import Context, Plan
+from .transactions import Transaction
 from .translate import bind_occurrences
 from .values import adapt_bind, convert_out
 from .variables import LiteVar
@@ -56,7 +57,9 @@ class CursorHost(DdlTarget, Protocol):
 
     def _check_open(self) -> None: ...
 
-    def _plan(self, sql: str) -> Plan | str: ...
+    def _plan(self, sql: str) -> Plan | str | Transaction: ...
+
+    def run_transaction_statement(self, statement: Transaction) -> None: ...
 
     def _prefetch(self, plan: Plan, rows: list[dict[str, Any]]) -> None: ...
 
@@ -181,6 +184,10 @@ class LiteCursor:
             self._rows, self.description, self._types = None, None, []
             if plan == "DDL":
                 self._run_ddl(statement)
+                return None
+            if isinstance(plan, Transaction):
+                conn.run_transaction_statement(plan)
+                self.rowcount = 0
                 return None
             assert isinstance(plan, Plan)
             binds = self._bind_dict(plan, parameters, kwargs, statement)

@@ -448,10 +448,9 @@ ERR_UNSUPPORTED_CONTAINS_CORRELATED = _unsupported("a CONTAINS query that depend
                                                    "pass the text query as a bind variable: CONTAINS(col, :kw, 1) > 0")
 ERR_UNSUPPORTED_SCORE_PLACE = _unsupported("SCORE outside the query block of its CONTAINS")
 ERR_UNSUPPORTED_STATEMENT_KIND = _unsupported("{kind} statements")
-ERR_UNSUPPORTED_TRANSACTION_STATEMENT = _unsupported(
-    "{statement} as a SQL statement",
-    "call connection.commit() or connection.rollback() (python-oracledb's API, which lite has); "
-    "lite has no savepoints")
+ERR_SAVEPOINT_UNKNOWN = ErrorSpec(
+    1086, "savepoint '{name}' never established in this session or is invalid",
+    "a COMMIT, a ROLLBACK or DDL (which commits) ends every savepoint; mark it again with SAVEPOINT {name}")
 ERR_UNSUPPORTED_KEEP = _unsupported(
     "KEEP (DENSE_RANK FIRST|LAST ORDER BY ...) of {aggregate}",
     "lite keeps MIN, MAX, SUM, AVG, COUNT, VARIANCE and STDDEV without DISTINCT; for another, number the rows "

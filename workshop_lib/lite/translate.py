@@ -35,7 +35,7 @@ from .error_catalogue import (
     ERR_TEXT_INVALID_LABEL, ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION, ERR_UNSUPPORTED_EXTRACT,
     ERR_RETURNING_NEEDS_INTO, ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND,
-    ERR_UNSUPPORTED_TRANSACTION_STATEMENT, ERR_VALUE_TOO_LARGE, error,
+    ERR_VALUE_TOO_LARGE, error,
 )
 from .plan import Context, EmbedPrefetch, Plan, Returning, TextSlot, VectorSlot
 from .privileges import require_owner
@@ -983,9 +983,6 @@ def translate_shaped(sql: str, ctx: Context, shape: Shape | None,
     its shape (a lifted span is not a literal in a pass-through position, the output depends on a value, or
     the template does not give back this statement's own translation).
     """
-    head = sql.strip().split(None, 1)[0].upper() if sql.strip() else ""
-    if head in ("COMMIT", "ROLLBACK", "SAVEPOINT"):
-        raise error(ERR_UNSUPPORTED_TRANSACTION_STATEMENT, statement=head)
     tree = parse(sql, tokens)
     lift = _lift_map(tree, shape) if shape is not None and _name_numeric_binds(sql) is sql else None
     translator = Translator(ctx, lift)
