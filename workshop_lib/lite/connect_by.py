@@ -42,7 +42,7 @@ from .error_catalogue import (
     ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE, ERR_CONNECT_BY_LOOP, ERR_ORDER_SIBLINGS_NOT_ALLOWED, ERR_UNSUPPORTED, error,
 )
 from .scope import Scope, expand_stars, name_of
-from .transforms import _anon
+from .transforms import _anon, replace_block
 
 CTE, PARENT, CHILD = "__H", "__P", "__C"   # the hierarchy, the parent row, a child row in a probe
 _LEVEL, _KEYS, _ORD = "__LVL", "__KEYS", "__ORD"
@@ -64,11 +64,7 @@ def rewrite(tree: exp.Expression, scope_for: Callable[[exp.Select], Scope]) -> e
                                            or order.parent.args.get("connect") is None):
             raise error(ERR_ORDER_SIBLINGS_NOT_ALLOWED)
     for block in [b for b in tree.find_all(exp.Select) if b.args.get("connect") is not None]:
-        replaced = _rewrite_block(block, scope_for(block))
-        if block is tree:
-            tree = replaced
-        else:
-            block.replace(replaced)
+        tree = replace_block(tree, block, _rewrite_block(block, scope_for(block)))
     return tree
 
 

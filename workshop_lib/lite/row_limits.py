@@ -35,6 +35,7 @@ from sqlglot import exp
 
 from .error_catalogue import ERR_ORDER_BY_POSITION, ERR_UNSUPPORTED_FETCH_OPTION, error
 from .scope import Scope, column_name, expand_stars, name_of
+from .transforms import replace_block
 
 _Q = "LITE_ROWLIMIT_Q"
 _RN, _RK, _TOTAL = "LITE_RN", "LITE_RK", "LITE_TOTAL"
@@ -55,11 +56,7 @@ def rewrite(tree: exp.Expression, scope_for: Callable[[exp.Select], Scope]) -> e
         if not isinstance(block, exp.Select):
             options = fetch.args["limit_options"]
             raise error(ERR_UNSUPPORTED_FETCH_OPTION, option="PERCENT" if options.args.get("percent") else "WITH TIES")
-        replaced = _rewrite_block(block, scope_for(block))
-        if block is tree:
-            tree = replaced
-        else:
-            block.replace(replaced)
+        tree = replace_block(tree, block, _rewrite_block(block, scope_for(block)))
     return tree
 
 

@@ -77,6 +77,14 @@ def _bottom_up(tree: exp.Expression, fn: Callable[[exp.Expression], exp.Expressi
     return root
 
 
+def replace_block(tree: exp.Expression, block: exp.Expression, new: exp.Expression) -> exp.Expression:
+    """``tree`` with ``block`` (one of its nodes, or the tree itself) replaced by ``new``."""
+    if block is tree:
+        return new
+    block.replace(new)
+    return tree
+
+
 def _oracle_model(node: exp.Expression) -> str:
     """The Oracle format model of TO_DATE/TO_TIMESTAMP (sqlglot keeps it as strftime; map it back)."""
     return Oracle().generator().format_time(node).strip("'")  # type: ignore[union-attr]
@@ -1149,11 +1157,7 @@ PARSE_PASSES: tuple[Pass, ...] = (distance_operators, distance_functions, insert
 def prepare(tree: exp.Expression) -> exp.Expression:
     """Refuse what lite does not implement and normalise Oracle shorthands, right after parsing."""
     for block in [b for b in tree.find_all(exp.Select) if grouping_sets.uses_grouping_sets(b)]:
-        expanded = grouping_sets.expand(block)
-        if block is tree:
-            tree = expanded
-        else:
-            block.replace(expanded)
+        tree = replace_block(tree, block, grouping_sets.expand(block))
     numbered_or_marked = False   # ROWNUM or (+) somewhere: noted on the refusals' walk, which sees every node
     for node in tree.walk():
         for refuse in REFUSALS:
