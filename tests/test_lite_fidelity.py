@@ -351,8 +351,13 @@ CORPUS: list[Item] = [
          Rows([(e["employee_id"], keep([x for x in EMP if x["department_id"] == e["department_id"]],
                                        "last_name", min, "salary", desc=True))
                for e in _BY_ID_EARLY if e["department_id"] in (30, 90)])),
+    # the Reference's example: where a salary of 15500 would rank, highest first
     Item(SQL_REF, "SELECT RANK(15500) WITHIN GROUP (ORDER BY salary DESC) FROM employees",
-         Refused("ORA-03001", "RANK(...) WITHIN GROUP")),
+         Rows([(1 + sum(1 for e in EMP if e["salary"] > 15500),)])),
+    Item(SQL_REF, "SELECT CUME_DIST(15500, .05) WITHIN GROUP (ORDER BY salary, commission_pct) FROM employees",
+         Rows([((sum(1 for e in EMP if e["salary"] < 15500 or (e["salary"] == 15500 and e["commission_pct"]
+                                                                is not None and e["commission_pct"] <= .05))
+                 + 1) / (len(EMP) + 1),)])),
     Item(SQL_REF, "SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY salary) FROM employees",
          Rows([(percentile([e["salary"] for e in EMP], 0.5, discrete=False),)])),
     Item(SQL_REF, "SELECT department_id, PERCENTILE_CONT(0.3) WITHIN GROUP (ORDER BY salary DESC), "

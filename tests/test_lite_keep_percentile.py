@@ -140,7 +140,7 @@ def test_percentile_of_no_rows_is_null_and_analytic_form(conn: LiteConnection) -
     ("SELECT PERCENTILE_DISC(-0.1) WITHIN GROUP (ORDER BY v) FROM kp", 30493),
     ("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY v, k) FROM kp", 907),   # the grammar's one key
     ("SELECT COUNT(DISTINCT v) KEEP (DENSE_RANK FIRST ORDER BY k) FROM kp", 3001),
-    ("SELECT RANK(10) WITHIN GROUP (ORDER BY v) FROM kp", 3001),
+    ("SELECT APPROX_PERCENTILE(0.5) WITHIN GROUP (ORDER BY v) FROM kp", 3001),
     ("SELECT g, v, MIN(v) KEEP (DENSE_RANK FIRST ORDER BY k) FROM kp GROUP BY g", 979),
 ])
 def test_errors_are_oracles(conn: LiteConnection, sql: str, code: int) -> None:
@@ -149,3 +149,63 @@ def test_errors_are_oracles(conn: LiteConnection, sql: str, code: int) -> None:
         cur.execute(sql)
         cur.fetchall()
     assert info.value.args[0].code == code, info.value.args[0].message
+    assert "ANONYMOUS" not in info.value.args[0].message   # the function is named as written
+
+
+def _hypothetical(kind: str, rows: list[tuple], value, desc: bool):
+    """Where a row with key ``value`` would rank among ``rows`` ordered by k (column 2), NULLs as ORDER BY puts
+    them (LAST ascending, FIRST descending): the SQL Language Reference's hypothetical set aggregates."""
+    def cmp(x, y):
+        if x is None or y is None:
+            return 0 if x is y else ((-1 if desc else 1) if x is None else (1 if desc else -1))
+        return ((x > y) - (x < y)) * (-1 if desc else 1)
+
+    keys = [r[2] for r in rows]
+    before = [k for k in keys if cmp(k, value) < 0]
+    tied = sum(1 for k in keys if cmp(k, value) == 0)
+    return {"RANK": len(before) + 1,
+            "DENSE_RANK": len(set(before)) + 1,
+            "PERCENT_RANK": len(before) / len(keys) if keys else 0,
+            "CUME_DIST": (len(before) + tied + 1) / (len(keys) + 1)}[kind]
+
+
+@pytest.mark.parametrize("kind", ["RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST"])
+@pytest.mark.parametrize("desc", [False, True], ids=["asc", "desc"])
+def test_hypothetical_set_aggregates_match_the_definition(conn: LiteConnection, kind: str, desc: bool) -> None:
+    cur = conn.cursor()
+    for value in (0, 1, 2, 2.5, 3, 9):
+        cur.execute(f"SELECT g, {kind}(:v) WITHIN GROUP (ORDER BY k{' DESC' if desc else ''}) FROM kp GROUP BY g",
+                    v=value)
+        got = dict(cur.fetchall())
+        want = {g: _hypothetical(kind, [r for r in ROWS if r[1] == g], value, desc) for g in "ABC"}
+        assert got == {g: pytest.approx(w) for g, w in want.items()}, (kind, value, desc)
+    cur.execute(f"SELECT {kind}(1) WITHIN GROUP (ORDER BY k) FROM kp WHERE 1 = 0")   # the row alone
+    assert cur.fetchone() == (_hypothetical(kind, [], 1, False),)
+
+
+def test_hypothetical_rank_of_two_keys_and_the_documented_example(conn: LiteConnection) -> None:
+    cur = conn.cursor()
+    cur.execute("SELECT RANK(3, 20) WITHIN GROUP (ORDER BY k DESC, v) FROM kp")
+    ordered_before = [r for r in ROWS if (r[2] is None) or (r[2] > 3) or (r[2] == 3 and r[3] is not None
+                                                                          and r[3] < 20)]
+    assert cur.fetchone() == (len(ordered_before) + 1,)   # DESC puts NULL keys first; v ascending NULLS LAST
+
+
+@pytest.mark.parametrize("sql, code", [
+    ("SELECT RANK(1, 2) WITHIN GROUP (ORDER BY k) FROM kp", 909),
+    ("SELECT g, CUME_DIST(1) WITHIN GROUP (ORDER BY k) FROM kp", 937),
+    ("SELECT RANK(1) WITHIN GROUP (ORDER BY k) OVER (PARTITION BY g) FROM kp", 3001),
+])
+def test_hypothetical_errors(conn: LiteConnection, sql: str, code: int) -> None:
+    with pytest.raises(oracledb.DatabaseError) as info:
+        cur = conn.cursor()
+        cur.execute(sql)
+        cur.fetchall()
+    assert info.value.args[0].code == code, info.value.args[0].message
+
+
+def test_count_keep_of_no_rows_is_zero(conn: LiteConnection) -> None:
+    cur = conn.cursor()
+    cur.execute("SELECT COUNT(*) KEEP (DENSE_RANK FIRST ORDER BY k), SUM(v) KEEP (DENSE_RANK LAST ORDER BY k) "
+                "FROM kp WHERE 1 = 0")
+    assert cur.fetchone() == (0, None)

@@ -457,8 +457,11 @@ ERR_UNSUPPORTED_KEEP = _unsupported(
     "with DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...) in a subquery and aggregate rank 1")
 ERR_UNSUPPORTED_WITHIN_GROUP = _unsupported(
     "{function}(...) WITHIN GROUP (ORDER BY ...)",
-    "lite implements LISTAGG, PERCENTILE_CONT and PERCENTILE_DISC ... WITHIN GROUP; for a rank use "
-    "RANK() OVER (ORDER BY ...) in a subquery")
+    "lite implements LISTAGG, PERCENTILE_CONT, PERCENTILE_DISC and the hypothetical RANK, DENSE_RANK, "
+    "PERCENT_RANK and CUME_DIST ... WITHIN GROUP")
+ERR_HYPOTHETICAL_ARGUMENTS = ErrorSpec(
+    909, "invalid number of arguments ({function}(...) WITHIN GROUP takes one value per ORDER BY key)",
+    "give the hypothetical row one value for each ORDER BY expression, in the same order")
 ERR_ORDER_BY_NOT_ALLOWED = ErrorSpec(
     30487, "ORDER BY not allowed here ({function} takes only PARTITION BY in its OVER clause)",
     "write OVER (PARTITION BY ...) without ORDER BY or a window frame")

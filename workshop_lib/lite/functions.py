@@ -1686,6 +1686,46 @@ class FrameValue:
         return self.value()
 
 
+class Hypothetical:
+    """``RANK | DENSE_RANK | PERCENT_RANK | CUME_DIST(v1, ...) WITHIN GROUP (ORDER BY k1, ...)``: where a row with
+    the values ``v`` would rank among the group's rows in the ORDER BY's order, as
+    ``ora_hyp_<kind>(n, v1, ..., vn, k1, flags1, ..., kn, flagsn)`` (the SQL Language Reference's hypothetical
+    set aggregates): RANK is 1 + the rows before it, DENSE_RANK 1 + the distinct keys before it, PERCENT_RANK
+    (RANK - 1) / rows (0 for none), CUME_DIST (rows before it or tied with it + 1) / (rows + 1)."""
+
+    kind = "RANK"
+
+    def __init__(self) -> None:
+        self.rows: list[list[Any]] = []
+        self.values: list[Any] = []
+        self.flags: list[int] = []
+
+    def step(self, n: Any, *rest: Any) -> None:
+        count = int(n)
+        self.values, pairs = list(rest[:count]), rest[count:]
+        self.flags = [int(f) for f in pairs[1::2]]
+        self.rows.append(list(pairs[0::2]))
+
+    def finalize(self) -> Any:
+        before = [k for k in self.rows if compare_keys(k, self.values, self.flags) < 0]
+        tied = sum(1 for k in self.rows if compare_keys(k, self.values, self.flags) == 0)
+        total = len(self.rows)
+        if self.kind == "RANK":
+            return len(before) + 1
+        if self.kind == "DENSE_RANK":
+            distinct: list[list[Any]] = []
+            for keys in before:
+                if not any(compare_keys(keys, seen, self.flags) == 0 for seen in distinct):
+                    distinct.append(keys)
+            return len(distinct) + 1
+        if self.kind == "PERCENT_RANK":
+            return _plain_number(len(before) / total) if total else 0
+        return _plain_number((len(before) + tied + 1) / (total + 1))   # CUME_DIST
+
+
+_HYPOTHETICAL = {kind: type(f"Hypothetical{kind.title().replace('_', '')}", (Hypothetical,), {"kind": kind})
+                 for kind in ("RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST")}
+
 _PERCENTILE_RANGE = "ORA-30493: The percentile value should be a number between 0 and 1."
 
 
@@ -1738,6 +1778,7 @@ AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_keep": (Keep, -1),
     "ora_percentile": (Percentile, 4),
     "ora_frame_value": (FrameValue, 6),
+    **{f"ora_hyp_{kind.lower()}": (cls, -1) for kind, cls in _HYPOTHETICAL.items()},
 }
 
 

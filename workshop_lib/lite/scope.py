@@ -344,7 +344,8 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return infer_type(node.this, scope)
     if isinstance(node, exp.WithinGroup) and isinstance(node.this, exp.PercentileDisc):
         return infer_type(node.expression.expressions[0].this, scope)   # one of the values
-    if isinstance(node, exp.WithinGroup) and isinstance(node.this, exp.PercentileCont):
+    if isinstance(node, exp.WithinGroup) and isinstance(node.this, (exp.PercentileCont, exp.Rank, exp.DenseRank,
+                                                                    exp.PercentRank, exp.CumeDist)):
         return "NUMBER"
     if isinstance(node, (exp.Min, exp.Max, exp.FirstValue, exp.LastValue, exp.Lag, exp.Lead, exp.AnyValue)):
         return infer_type(node.this, scope)

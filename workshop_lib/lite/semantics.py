@@ -60,7 +60,7 @@ def _key(node: exp.Expression) -> str:
 
 def _aggregates(node: exp.Expression) -> bool:
     """True when ``node`` has an aggregate of this query block (not an analytic one, not a subquery's)."""
-    for agg in node.find_all(exp.AggFunc):
+    for agg in node.find_all(exp.AggFunc, exp.WithinGroup):   # WITHIN GROUP: a hypothetical RANK(x) too
         chain, probe = [], agg
         while probe is not node and probe.parent is not None:
             probe = probe.parent

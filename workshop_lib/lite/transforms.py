@@ -26,7 +26,7 @@ from .error_catalogue import (
     ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT,
-    ERR_ORDER_BY_NOT_ALLOWED, ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
+    ERR_HYPOTHETICAL_ARGUMENTS, ERR_ORDER_BY_NOT_ALLOWED, ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
@@ -668,6 +668,9 @@ def listagg_ordered(node: exp.Expression) -> exp.Expression:
     return _anon("ora_listagg", inner, sep, exp.Literal.number(1 if distinct else 0), *keys)
 
 
+#: hypothetical set aggregates: sqlglot's node -> lite's ora_hyp_<name> (functions.Hypothetical)
+_HYPOTHETICAL = {exp.Rank: "rank", exp.DenseRank: "dense_rank", exp.PercentRank: "percent_rank",
+                 exp.CumeDist: "cume_dist"}
 _KEEP_AGGREGATES = {exp.Min: "MIN", exp.Max: "MAX", exp.Sum: "SUM", exp.Avg: "AVG", exp.Count: "COUNT",
                     exp.Variance: "VARIANCE", exp.Stddev: "STDDEV"}
 
@@ -680,8 +683,21 @@ def keep_and_percentiles(node: exp.Expression) -> exp.Expression:
     if is_keep(node):
         aggregate = node.this
         value = exp.Literal.number(1) if isinstance(aggregate.this, exp.Star) else aggregate.this
-        return _anon("ora_keep", exp.Literal.string(_KEEP_AGGREGATES[type(aggregate)]),
+        keep = _anon("ora_keep", exp.Literal.string(_KEEP_AGGREGATES[type(aggregate)]),
                      exp.Literal.number(0 if node.args.get("first") else 1), value, *_sort_keys(node.args["order"]))
+        # COUNT of no rows is 0, but SQLite never calls an aggregate over no rows (CPython answers NULL)
+        # (an analytic KEEP, inside OVER, never sees an empty partition)
+        if isinstance(aggregate, exp.Count) and not isinstance(node.parent, exp.Window):
+            return exp.Coalesce(this=keep, expressions=[exp.Literal.number(0)])
+        return keep
+    if isinstance(node, exp.WithinGroup) and isinstance(node.this, tuple(_HYPOTHETICAL)):
+        values = list(node.this.expressions)
+        name = _HYPOTHETICAL[type(node.this)]
+        # over no rows SQLite never calls the aggregate (CPython's sqlite3 answers NULL): Oracle's answer is
+        # the hypothetical row alone, rank 1 (PERCENT_RANK 0, CUME_DIST 1)
+        return exp.Coalesce(this=_anon(f"ora_hyp_{name}", exp.Literal.number(len(values)), *values,
+                                       *_sort_keys(node.expression)),
+                            expressions=[exp.Literal.number(0 if name == "percent_rank" else 1)])
     if isinstance(node, exp.WithinGroup) and isinstance(node.this, (exp.PercentileCont, exp.PercentileDisc)):
         ordered = node.expression.expressions[0]
         kind = "CONT" if isinstance(node.this, exp.PercentileCont) else "DISC"
@@ -854,10 +870,18 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         aggregate = node.this
         if type(aggregate) not in _KEEP_AGGREGATES or isinstance(aggregate.this, exp.Distinct):
             raise error(ERR_UNSUPPORTED_KEEP, aggregate=aggregate.sql(dialect=Oracle)[:60])
+    if isinstance(node, exp.WithinGroup) and isinstance(node.this, tuple(_HYPOTHETICAL)):
+        if isinstance(node.parent, exp.Window):
+            raise error(ERR_UNSUPPORTED, construct=f"{node.this.sql_name()}(...) WITHIN GROUP with OVER (a "
+                                                   "hypothetical rank is an aggregate only, as in Oracle)")
+        if len(node.this.expressions) != len(node.expression.expressions):
+            raise error(ERR_HYPOTHETICAL_ARGUMENTS, function=node.this.sql_name())
+        return node
     if isinstance(node, exp.WithinGroup):
         percentile = isinstance(node.this, (exp.PercentileCont, exp.PercentileDisc))
         if not percentile:
-            function = node.this.sql_name() if isinstance(node.this, exp.Func) else node.this.sql(dialect=Oracle)
+            function = (node.this.name if isinstance(node.this, exp.Anonymous) else node.this.sql_name()
+                        if isinstance(node.this, exp.Func) else node.this.sql(dialect=Oracle))
             raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
         if len(node.expression.expressions) != 1:
             raise error(ERR_PERCENTILE_ONE_KEY)
