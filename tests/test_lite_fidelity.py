@@ -1544,7 +1544,13 @@ SCOTT_CORPUS: list[Item] = [
                        "from emp",
          Rows([(sum(e["sal"] for e in SEMP if e["deptno"] == 10), sum(e["sal"] for e in SEMP if e["deptno"] == 20))])),
     Item(TUTORIAL_SQL, "select * from (select deptno, job, sal from emp) pivot (sum(sal) for deptno in (10, 20, 30))",
-         Refused("ORA-03001", "PIVOT")),
+         Rows([(job, *[sum(e["sal"] for e in SEMP if e["job"] == job and e["deptno"] == d) or None
+                       for d in (10, 20, 30)]) for job in {e["job"] for e in SEMP}], ordered=False)),
+    Item(TUTORIAL_SQL, "select * from (select job, deptno from emp) pivot (count(*) as n for job in "
+                       "('CLERK' as clerks, 'MANAGER' as managers)) order by deptno",
+         Rows([(d, sum(1 for e in SEMP if e["deptno"] == d and e["job"] == "CLERK"),
+                sum(1 for e in SEMP if e["deptno"] == d and e["job"] == "MANAGER"))
+               for d in sorted({e["deptno"] for e in SEMP})])),
 ]
 
 _ITEMS_BY_ORDER = {o["order_id"]: [i for i in ORDER_ITEMS if i["order_id"] == o["order_id"]] for o in ORDERS}

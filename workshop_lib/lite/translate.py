@@ -24,7 +24,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
 
 from .catalog import ColumnType
-from . import connect_by, json_table, multitable, row_limits, semantics, sequences, vector_topk, views
+from . import connect_by, json_table, multitable, pivot, row_limits, semantics, sequences, vector_topk, views
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
@@ -150,6 +150,10 @@ class Translator:
         nodes = list(tree.walk())
         if isinstance(tree, exp.MultitableInserts):
             multitable.refuse_sequence_numbers(nodes)
+        if any(pivot.has_pivot(n) for n in nodes):
+            tree = pivot.rewrite(tree, lambda item: [name for name, _ in output_columns(
+                self.ctx, exp.select(exp.Star()).from_(item.copy()))])
+            nodes = list(tree.walk())
         if any(is_sequence_number(n) for n in nodes):
             tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
         selects = [n for n in nodes if isinstance(n, exp.Select)]
