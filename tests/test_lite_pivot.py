@@ -78,7 +78,7 @@ def test_every_other_column_groups(conn: LiteConnection) -> None:
 
 @pytest.mark.parametrize("sql, code", [
     ("SELECT * FROM sales PIVOT (SUM(amount), COUNT(*) FOR region IN ('N'))", 918),
-    ("SELECT * FROM sales UNPIVOT (v FOR k IN (amount, yr))", 3001),
+    ("SELECT * FROM sales UNPIVOT ((v, w) FOR k IN ((amount, yr) AS 'x'))", 3001),
     ("SELECT * FROM sales PIVOT (SUM(amount) FOR (region, yr) IN (('N', 2023)))", 3001),
     ("SELECT * FROM sales PIVOT (LISTAGG(id) FOR region IN ('N'))", 3001),
     ("SELECT * FROM sales PIVOT (SUM(no_such) FOR region IN ('N'))", 904),
@@ -89,3 +89,28 @@ def test_errors(conn: LiteConnection, sql: str, code: int) -> None:
         cur.execute(sql)
         cur.fetchall()
     assert info.value.args[0].code == code, info.value.args[0].message
+
+
+@pytest.mark.parametrize("nulls", ["", "EXCLUDE NULLS", "INCLUDE NULLS"])
+def test_unpivot_matches_the_definition(conn: LiteConnection, nulls: str) -> None:
+    """One row per source row and listed column, labelled by the column's literal or name; NULL values left
+    out unless INCLUDE NULLS; the columns not listed kept in front."""
+    cur = conn.cursor()
+    cur.execute(f"SELECT * FROM (SELECT id, yr, amount FROM sales) UNPIVOT {nulls} "
+                f"(val FOR what IN (yr AS 'YEAR', amount))")
+    assert [d[0] for d in cur.description] == ["ID", "WHAT", "VAL"]
+    want = [(r[0], label, value) for r in ROWS for label, value in (("YEAR", r[2]), ("AMOUNT", r[3]))
+            if value is not None or nulls == "INCLUDE NULLS"]
+    assert sorted(cur.fetchall(), key=repr) == sorted(want, key=repr)
+
+
+def test_pivot_then_unpivot_gives_the_sums_back(conn: LiteConnection) -> None:
+    cur = conn.cursor()
+    cur.execute("SELECT region, yr, total FROM (SELECT * FROM (SELECT region, yr, amount FROM sales) "
+                "PIVOT (SUM(amount) FOR yr IN (2023 AS y2023, 2024 AS y2024))) "
+                "UNPIVOT (total FOR yr IN (y2023 AS 2023, y2024 AS 2024)) ORDER BY region, yr")
+    sums = {}
+    for _, region, year, amount in ROWS:
+        if year in (2023, 2024) and amount is not None:
+            sums[(region, year)] = sums.get((region, year), 0) + amount
+    assert cur.fetchall() == sorted((r, y, t) for (r, y), t in sums.items())

@@ -16,8 +16,11 @@ is named by the value's alias, else the value as written (a string with its
 quotes: ``'CLERK'``), followed by ``_`` and the aggregate's alias when it has
 one. Several aggregates without aliases would name columns alike: ORA-00918.
 
+UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (c1 [AS 'k1'], ...)) is the UNION ALL
+of one SELECT per listed column (see :func:`_unpivoted`).
+
 PIVOT XML, ANY or a subquery in the IN list, several FOR columns, and UNPIVOT
-are ORA-03001.
+of several value columns at once are ORA-03001.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def has_pivot(node: exp.Expression) -> bool:
 def rewrite(tree: exp.Expression, columns_of: Callable[[exp.Expression], list[str]]) -> exp.Expression:
     """``tree`` with each pivoted FROM item replaced by its grouped subquery (``columns_of(item)``: the names of
     the columns a FROM item without the pivot has)."""
-    for item in [n for n in tree.find_all(exp.Table, exp.Subquery) if has_pivot(n)]:
+    # innermost first: an outer pivot reads its source's columns, which an inner pivot makes
+    for item in reversed([n for n in tree.find_all(exp.Table, exp.Subquery, bfs=False) if has_pivot(n)]):
         tree = replace_block(tree, item, _pivoted(item, columns_of))
     return tree
 
@@ -77,8 +81,10 @@ def _conditional(aggregate: exp.Expression, match: exp.Expression) -> exp.Expres
 def _pivoted(item: exp.Expression, columns_of: Callable[[exp.Expression], list[str]]) -> exp.Subquery:
     pivots = item.args["pivots"]
     pivot: exp.Pivot = pivots[0]
-    if len(pivots) > 1 or pivot.args.get("unpivot"):
-        _refuse("UNPIVOT" if pivot.args.get("unpivot") else "more than one PIVOT on a FROM item")
+    if len(pivots) > 1:
+        _refuse("more than one PIVOT or UNPIVOT on a FROM item")
+    if pivot.args.get("unpivot"):
+        return _unpivoted(item, pivot, columns_of)
     fields = pivot.args.get("fields") or []
     field = fields[0] if len(fields) == 1 else None
     if not isinstance(field, exp.In) or not isinstance(field.this, exp.Column) or field.args.get("query") \
@@ -129,3 +135,46 @@ def _qualify(node: exp.Expression) -> None:
     for col in node.find_all(exp.Column):
         if isinstance(col.this, exp.Identifier) and not col.table:
             col.set("table", exp.to_identifier(SOURCE, quoted=True))
+
+
+def _unpivoted(item: exp.Expression, pivot: exp.Pivot, columns_of: Callable[[exp.Expression], list[str]]
+               ) -> exp.Subquery:
+    """``src UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (c1 [AS 'k1'], c2, ...))``: one row per source row and
+    listed column, ``UNION ALL`` of ``SELECT <the other columns>, 'k1' AS n, c1 AS v FROM src [WHERE c1 IS NOT
+    NULL]`` (EXCLUDE NULLS, the default, leaves out the rows whose value is NULL); ``n`` is the column's
+    literal, else its name. Several value columns at once are ORA-03001."""
+    fields = pivot.args.get("fields") or []
+    field = fields[0] if len(fields) == 1 else None
+    if len(pivot.expressions) != 1 or not isinstance(field, exp.In) or not isinstance(field.this, exp.Identifier):
+        _refuse("UNPIVOT of several value columns at once")
+    assert isinstance(field, exp.In)
+    value_name, name_name = name_of(pivot.expressions[0]), name_of(field.this)
+    listed: list[tuple[str, exp.Expression]] = []
+    for entry in field.expressions:
+        column = entry.this if isinstance(entry, exp.PivotAlias) else entry
+        if not isinstance(column, exp.Column):
+            _refuse("UNPIVOT of column groups ((a, b) AS ...)")
+        label = entry.args["alias"].copy() if isinstance(entry, exp.PivotAlias) else \
+            exp.Literal.string(name_of(column.this))
+        listed.append((name_of(column.this), label))
+    source = item.copy()
+    source.set("pivots", None)
+    source.set("alias", exp.TableAlias(this=exp.to_identifier(SOURCE, quoted=True)))
+    names = [n for n, _ in listed]
+    kept = [c for c in columns_of(source) if c not in names]
+
+    def column(name: str) -> exp.Column:
+        return exp.column(exp.to_identifier(name, quoted=True), exp.to_identifier(SOURCE, quoted=True))
+
+    branches: list[exp.Select] = []
+    for name, label in listed:
+        branch = exp.select(*[column(k) for k in kept], exp.alias_(label, exp.to_identifier(name_name, quoted=True)),
+                            exp.alias_(column(name), exp.to_identifier(value_name, quoted=True))).from_(source.copy())
+        if not pivot.args.get("include_nulls"):
+            branch = branch.where(exp.Not(this=exp.Is(this=column(name), expression=exp.Null())))
+        branches.append(branch)
+    query: exp.Expression = branches[0]
+    for branch in branches[1:]:
+        query = exp.Union(this=query, expression=branch, distinct=False)
+    alias = pivot.args.get("alias") or item.args.get("alias")
+    return exp.Subquery(this=query, alias=alias.copy() if alias is not None else None)
