@@ -595,7 +595,15 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b.size()') FROM dual", Refused("ORA-03001", "size()")),
     Item(SQL_REF, "SELECT 1 FROM dual WHERE JSON_EXISTS('{\"b\":[1,2]}', '$.b[*]?(@ == 2)')",
          Refused("ORA-03001", "filter expressions")),
-    Item(SQL_REF, "SELECT JSON_OBJECT('k' VALUE NULL ABSENT ON NULL) FROM dual", Refused("ORA-03001", "ABSENT ON NULL")),
+    Item(SQL_REF, "SELECT JSON_OBJECT('k' VALUE NULL ABSENT ON NULL) FROM dual", Rows([("{}",)])),
+    # ABSENT ON NULL is the outer object's: a nested JSON_OBJECT keeps its own NULL member (NULL ON NULL)
+    Item(SQL_REF, "SELECT JSON_OBJECT('id' VALUE employee_id, 'pct' VALUE commission_pct, 'inner' VALUE "
+                  "JSON_OBJECT('pct' VALUE commission_pct) ABSENT ON NULL) FROM employees WHERE employee_id IN "
+                  "(100, 145) ORDER BY employee_id",
+         Rows([(json.dumps({"id": e["employee_id"], **({"pct": e["commission_pct"]} if e["commission_pct"]
+                                                       is not None else {}),
+                            "inner": {"pct": e["commission_pct"]}}, separators=(",", ":")),)
+               for e in _BY_ID_EARLY if e["employee_id"] in (100, 145)])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE '{\"a\":1}' IS JSON AND last_name IS NOT JSON",
          Rows([(len(EMP),)])),
     # numbers where SQLite's arithmetic differs from Oracle's (results from the reference's definitions)

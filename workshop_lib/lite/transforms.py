@@ -787,7 +787,8 @@ def _absent_on_null(node: exp.Expression) -> bool:
 def json_array_nulls(node: exp.Expression) -> exp.Expression:
     """JSON_ARRAY and JSON_ARRAYAGG leave NULLs out unless NULL ON NULL is written (Oracle's default is ABSENT
     ON NULL; SQLite's json_array/json_group_array keep them): the aggregate gets ``FILTER (WHERE x IS NOT
-    NULL)``, the array is rebuilt from its non-null elements (``json_each``, array order, nested JSON kept)."""
+    NULL)``, the array is rebuilt from its non-null elements (``json_each``, array order, nested JSON kept).
+    JSON_OBJECT keeps NULL members by default; with ABSENT ON NULL it is rebuilt the same way."""
     if isinstance(node, exp.JSONArrayAgg) and node.args.get("order"):
         if isinstance(node.this, (exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg, JsonQuery)):
             raise error(ERR_UNSUPPORTED, construct="ORDER BY in JSON_ARRAYAGG of JSON values (objects, arrays)")
@@ -805,14 +806,29 @@ def json_array_nulls(node: exp.Expression) -> exp.Expression:
             return _anon("json_array", *values)
         if all(isinstance(v, (exp.Literal, exp.Null)) for v in values):
             return _anon("json_array", *[v for v in values if not isinstance(v, exp.Null)])
-        element = exp.Case(ifs=[exp.If(this=exp.In(this=exp.column("type", "j"), expressions=[
-            exp.Literal.string("object"), exp.Literal.string("array")]), true=_anon("json", exp.column("value", "j")))],
-                           default=exp.column("value", "j"))
-        rebuilt = exp.select(_anon("json_group_array", element)).from_(
-            exp.Table(this=_anon("json_each", _anon("json_array", *values)), alias=exp.TableAlias(
-                this=exp.to_identifier("j")))).where(exp.NEQ(this=exp.column("type", "j"), expression=exp.Literal.string("null")))
-        return exp.Subquery(this=rebuilt)
+        return _without_nulls("json_group_array", _anon("json_array", *values), [_json_member_value()])
+    if isinstance(node, exp.JSONObject) and str(node.args.get("null_handling") or "").upper().startswith("ABSENT"):
+        # JSON_OBJECT's default is NULL ON NULL; ABSENT ON NULL leaves out the members whose value is NULL
+        plain = node.copy()
+        plain.set("null_handling", None)
+        return _without_nulls("json_group_object", plain, [exp.column("key", "j"), _json_member_value()])
     return node
+
+
+def _json_member_value() -> exp.Expression:
+    """A ``json_each`` row's value as JSON again: nested objects and arrays through ``json()``, scalars as they are."""
+    return exp.Case(ifs=[exp.If(this=exp.In(this=exp.column("type", "j"), expressions=[
+        exp.Literal.string("object"), exp.Literal.string("array")]), true=_anon("json", exp.column("value", "j")))],
+                    default=exp.column("value", "j"))
+
+
+def _without_nulls(group: str, built: exp.Expression, arguments: list[exp.Expression]) -> exp.Subquery:
+    """``(SELECT group(arguments) FROM json_each(built) j WHERE j.type <> 'null')``: the JSON array or object
+    ``built`` rebuilt without its NULL members, in their order."""
+    rebuilt = exp.select(_anon(group, *arguments)).from_(
+        exp.Table(this=_anon("json_each", built), alias=exp.TableAlias(this=exp.to_identifier("j")))).where(
+        exp.NEQ(this=exp.column("type", "j"), expression=exp.Literal.string("null")))
+    return exp.Subquery(this=rebuilt)
 
 
 def empty_string_is_null(node: exp.Expression) -> exp.Expression:
@@ -885,8 +901,6 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
             raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
         if len(node.expression.expressions) != 1:
             raise error(ERR_PERCENTILE_ONE_KEY)
-    if isinstance(node, exp.JSONObject) and str(node.args.get("null_handling") or "").upper().startswith("ABSENT"):
-        raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT ... ABSENT ON NULL")
     if isinstance(node, exp.JSONObject) and any(isinstance(e, exp.Star) for e in node.expressions):
         raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT(*) (list the members: JSON_OBJECT('id' VALUE id, ...))")
     if isinstance(node, exp.Table) and isinstance(node.this, exp.Anonymous):
