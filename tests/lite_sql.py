@@ -10,3 +10,13 @@ def run(conn: Any, sql: str, binds: Any = None) -> list[tuple]:
     cur = conn.cursor()
     cur.execute(sql, binds or {})
     return cur.fetchall() if cur.description else []
+
+
+def failure(conn: Any, sql: str, binds: Any = None) -> Any:
+    """The error ``sql`` fails with (``.code``, ``.message``), raised by the execute or the fetch; it must fail."""
+    import oracledb
+    import pytest
+
+    with pytest.raises(oracledb.DatabaseError) as info:
+        run(conn, sql, binds)
+    return info.value.args[0]

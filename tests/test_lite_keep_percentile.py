@@ -14,11 +14,12 @@ import random
 import statistics
 from functools import cmp_to_key
 
-import oracledb
 import pytest
 
 from workshop_lib.backends.lite import connect_lite as connect
 from workshop_lib.lite import LiteConnection
+
+from lite_sql import failure
 
 _RANDOM = random.Random(20261126)
 ROWS = [(i, _RANDOM.choice("ABC"), _RANDOM.choice([None, 1, 2, 2, 3]), _RANDOM.choice([None, 5.5, 10, 20, 20, 40]),
@@ -144,12 +145,9 @@ def test_percentile_of_no_rows_is_null_and_analytic_form(conn: LiteConnection) -
     ("SELECT g, v, MIN(v) KEEP (DENSE_RANK FIRST ORDER BY k) FROM kp GROUP BY g", 979),
 ])
 def test_errors_are_oracles(conn: LiteConnection, sql: str, code: int) -> None:
-    with pytest.raises(oracledb.DatabaseError) as info:
-        cur = conn.cursor()
-        cur.execute(sql)
-        cur.fetchall()
-    assert info.value.args[0].code == code, info.value.args[0].message
-    assert "ANONYMOUS" not in info.value.args[0].message   # the function is named as written
+    error = failure(conn, sql)
+    assert error.code == code, error.message
+    assert "ANONYMOUS" not in error.message   # the function is named as written
 
 
 def _hypothetical(kind: str, rows: list[tuple], value, desc: bool):
@@ -197,11 +195,8 @@ def test_hypothetical_rank_of_two_keys_and_the_documented_example(conn: LiteConn
     ("SELECT RANK(1) WITHIN GROUP (ORDER BY k) OVER (PARTITION BY g) FROM kp", 3001),
 ])
 def test_hypothetical_errors(conn: LiteConnection, sql: str, code: int) -> None:
-    with pytest.raises(oracledb.DatabaseError) as info:
-        cur = conn.cursor()
-        cur.execute(sql)
-        cur.fetchall()
-    assert info.value.args[0].code == code, info.value.args[0].message
+    error = failure(conn, sql)
+    assert error.code == code, error.message
 
 
 def test_count_keep_of_no_rows_is_zero(conn: LiteConnection) -> None:

@@ -16,6 +16,8 @@ import pytest
 from workshop_lib.backends.lite import connect_lite as connect
 from workshop_lib.lite import LiteConnection
 
+from lite_sql import failure
+
 _RANDOM = random.Random(11)
 SOURCE = [(i, _RANDOM.choice([None, 1, 4, 6, 9]), _RANDOM.choice(["n", "s", None])) for i in range(1, 26)]
 TABLES = ("t_big", "t_mid", "t_copy", "t_else")
@@ -116,9 +118,8 @@ def test_a_failing_into_undoes_the_whole_statement(conn: LiteConnection) -> None
     ("INSERT ALL INTO supplychain_nowhere.t (id) VALUES (id) SELECT id FROM src", 942),
 ])
 def test_errors(conn: LiteConnection, sql: str, code: int) -> None:
-    with pytest.raises(oracledb.DatabaseError) as info:
-        conn.cursor().execute(sql)
-    assert info.value.args[0].code == code, info.value.args[0].message
+    error = failure(conn, sql)
+    assert error.code == code, error.message
     assert _contents(conn) == {t: [] for t in TABLES}
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 
-import oracledb
 import pytest
 
 from workshop_lib.backends.lite import connect_lite as connect
 from workshop_lib.lite import LiteConnection
+
+from lite_sql import failure
 
 _RANDOM = random.Random(3)
 ROWS = [(i, _RANDOM.choice(["N", "S", "E"]), _RANDOM.choice([2023, 2024, 2025, None]),
@@ -84,11 +85,8 @@ def test_every_other_column_groups(conn: LiteConnection) -> None:
     ("SELECT * FROM sales PIVOT (SUM(no_such) FOR region IN ('N'))", 904),
 ])
 def test_errors(conn: LiteConnection, sql: str, code: int) -> None:
-    with pytest.raises(oracledb.DatabaseError) as info:
-        cur = conn.cursor()
-        cur.execute(sql)
-        cur.fetchall()
-    assert info.value.args[0].code == code, info.value.args[0].message
+    error = failure(conn, sql)
+    assert error.code == code, error.message
 
 
 @pytest.mark.parametrize("nulls", ["", "EXCLUDE NULLS", "INCLUDE NULLS"])
