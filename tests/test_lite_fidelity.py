@@ -641,7 +641,11 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[1]'), JSON_VALUE('{\"a b\":{\"c\":3}}', '$.\"a b\".c') "
                   "FROM dual", Rows([("2", "3")])),
     Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[*]') FROM dual", Refused("ORA-03001", "$.b[*]")),
-    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[last]') FROM dual", Refused("ORA-03001", "[last]")),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[last]') FROM dual", Rows([("2",)])),
+    # [last - n] counts back from the last item; past the first one nothing matches (NULL ON EMPTY)
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2,3]}', '$.b[last - 1]'), JSON_VALUE('{\"b\":[1,2,3]}', "
+                  "'$.b[last-3]'), JSON_QUERY('{\"b\":[{\"x\":[1,2]},{\"x\":[3,4]}]}', '$.b[*].x[last]' "
+                  "WITH WRAPPER) FROM dual", Rows([("2", None, "[2,4]")])),
     Item(SQL_REF, "SELECT last_name FROM employees WHERE salary > '20000'",
          Rows([(e["last_name"],) for e in EMP if e["salary"] > 20000])),
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE department_id IN ('30', '60')",

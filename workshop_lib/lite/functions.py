@@ -191,7 +191,7 @@ def _json_at(doc: Any, path: str) -> Any:
         return _INVALID
     for step in _json_path_steps(path):
         if isinstance(step, int):
-            if not isinstance(data, list) or step >= len(data):
+            if not isinstance(data, list) or not -len(data) <= step < len(data):
                 return _MISSING
             data = data[step]
         else:
@@ -245,9 +245,9 @@ def _json_all(data: Any, steps: tuple[Any, ...]) -> list[Any]:
             elif step is _ANY_FIELD:
                 following += list(value.values()) if isinstance(value, dict) else []
             elif isinstance(step, int):
-                if isinstance(value, list) and step < len(value):
+                if isinstance(value, list) and -len(value) <= step < len(value):
                     following.append(value[step])
-                elif not isinstance(value, list) and step == 0:
+                elif not isinstance(value, list) and step in (0, -1):   # lax: a non-array is its one item
                     following.append(value)
             elif isinstance(value, dict) and step in value:
                 following.append(value[step])
@@ -428,8 +428,10 @@ def _json_path_steps(path: str) -> tuple[str | int, ...]:
             i = k + 2
         elif ch == "[":
             k = path.index("]", i)
-            inner = path[i + 1:k]
-            steps.append(inner if inner == "\x00" else int(inner))
+            inner = path[i + 1:k].strip()
+            last = re.fullmatch(r"last(?:\s*-\s*(\d+))?", inner)
+            # [last - n] is the negative index -1 - n, which Python's list indexing reads the same way
+            steps.append(inner if inner == "\x00" else -1 - int(last.group(1) or 0) if last else int(inner))
             i = k + 1
         else:
             raise ValueError(f"ORA-40442: JSON path expression syntax error: {path!r}")

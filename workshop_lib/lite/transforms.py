@@ -101,16 +101,18 @@ def _json_path_text(path: exp.Expression | None, wildcards: bool = False) -> str
     if method:
         raise error(ERR_UNSUPPORTED, construct=f"JSON path item methods ({method.group(1)}())")
     if wildcards:
-        text_without = text.replace("[*]", "[0]").replace(".*", ".x")
+        text_without = text.replace("[*]", "[0]").replace(".*", ".x")   # the rest as for any path
         if _READABLE_JSON_PATH.match(text_without):
             return text
     if not _READABLE_JSON_PATH.match(text):
-        # wildcards ([*], .*), ranges ([0 to 2]), last, descendants (..): lite reads fields and indexes only
-        raise error(ERR_UNSUPPORTED, construct=f"this JSON path ({text}): lite reads $.field, $.\"field\" and $[n] steps")
+        # wildcards ([*], .*) outside JSON_QUERY, ranges ([0 to 2]), descendants (..): lite reads fields and indexes
+        raise error(ERR_UNSUPPORTED, construct=f"this JSON path ({text}): lite reads $.field, $.\"field\", $[n] and "
+                                               "$[last - n] steps")
     return text
 
 
-_READABLE_JSON_PATH = re.compile(r'^\$(?:\.[A-Za-z_$][\w$]*|\."[^"]+"|\[\s*\d+\s*\]|\["[^"]+"\])*$')
+_READABLE_JSON_PATH = re.compile(
+    r'^\$(?:\.[A-Za-z_$][\w$]*|\."[^"]+"|\[\s*(?:\d+|last(?:\s*-\s*\d+)?)\s*\]|\["[^"]+"\])*$')
 
 
 def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
