@@ -32,6 +32,7 @@ def _staff(seed: int, n: int) -> list[tuple]:
 
 
 STAFF = _staff(7, 40)
+DEPTS = [(10, "ACCOUNTING")]   # no row for department 20: an inner join leaves its staff out
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,8 @@ def conn(tmp_path_factory):
     cur.execute("CREATE TABLE staff (empno NUMBER PRIMARY KEY, ename VARCHAR2(10), mgr NUMBER, sal NUMBER, "
                 "dept NUMBER)")
     cur.executemany("INSERT INTO staff VALUES (:1, :2, :3, :4, :5)", STAFF)
+    cur.execute("CREATE TABLE depts (dept NUMBER PRIMARY KEY, dname VARCHAR2(10))")
+    cur.executemany("INSERT INTO depts VALUES (:1, :2)", DEPTS)
     cur.execute("CREATE TABLE links (id NUMBER, parent NUMBER)")
     cur.executemany("INSERT INTO links VALUES (:1, :2)", [(1, 3), (2, 1), (3, 2), (4, 2), (5, None)])
     connection.commit()
@@ -168,7 +171,9 @@ def test_a_loop_is_ora_01436_and_nocycle_marks_it(conn) -> None:
     ("SELECT id, CONNECT_BY_ISCYCLE FROM links START WITH id = 1 CONNECT BY PRIOR id = parent", "ORA-30930",
      "NOCYCLE"),
     ("SELECT s.empno FROM staff s, links l START WITH s.mgr IS NULL CONNECT BY PRIOR s.empno = s.mgr", "ORA-03001",
-     "over a join"),
+     "comma join"),
+    ("SELECT s.empno FROM staff s JOIN depts d USING (dept) START WITH s.mgr IS NULL CONNECT BY PRIOR s.empno = s.mgr",
+     "ORA-03001", "USING"),
     ("SELECT PRIOR empno FROM staff", "ORA-00904", "PRIOR"),
     ("SELECT empno FROM staff ORDER SIBLINGS BY empno", "ORA-30929", "ORDER SIBLINGS BY"),   # Oracle: ORA-00976, not allowed here
 ])
@@ -194,3 +199,21 @@ def test_the_sibling_key_sorts_as_order_by_does() -> None:
     assert sort_key("AL", None) > sort_key("AL", 10 ** 30) and sort_key("DF", None) < sort_key("DF", -(10 ** 30))
     parent, child, sibling = sort_key("AL", "a"), sort_key("AL", "a") + sort_key("AL", "zz"), sort_key("AL", "ab")
     assert parent < child < sibling
+
+
+def test_a_hierarchy_over_a_join_is_the_hierarchy_of_the_joined_rows(conn) -> None:
+    """Oracle evaluates the join first, then CONNECT BY over its rows, then WHERE: with an inner join the staff
+    of department 20 (no DEPTS row) are not in the hierarchy, so nobody below them is reached either."""
+    joined = [r for r in STAFF if r[4] == 10]
+    expected = [(row[0], row[1], "ACCOUNTING", level, "/".join(str(r[0]) for r in chain))
+                for row, level, chain in model(joined, lambda r: r[2] is None)]
+    got = run(conn, "SELECT s.empno, ename, d.dname, LEVEL, LTRIM(SYS_CONNECT_BY_PATH(s.empno, '/'), '/') "
+                    "FROM staff s JOIN depts d ON d.dept = s.dept START WITH s.mgr IS NULL "
+                    "CONNECT BY PRIOR s.empno = s.mgr ORDER SIBLINGS BY s.empno")
+    assert got == expected
+    # a LEFT JOIN keeps every row: the whole forest, each with its department's name or NULL
+    got = run(conn, "SELECT s.empno, d.dname, LEVEL FROM staff s LEFT JOIN depts d ON d.dept = s.dept "
+                    "WHERE LEVEL <= 3 START WITH s.mgr IS NULL CONNECT BY PRIOR s.empno = s.mgr "
+                    "ORDER SIBLINGS BY s.empno")
+    assert got == [(row[0], "ACCOUNTING" if row[4] == 10 else None, level)
+                   for row, level, _ in model(STAFF, lambda r: r[2] is None) if level <= 3]

@@ -41,10 +41,11 @@ from sqlglot import exp
 from .error_catalogue import (
     ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE, ERR_CONNECT_BY_LOOP, ERR_ORDER_SIBLINGS_NOT_ALLOWED, ERR_UNSUPPORTED, error,
 )
-from .scope import Scope, expand_stars, name_of
+from .scope import Scope, column_name, expand_stars, name_of
 from .transforms import _anon, replace_block
 
 CTE, PARENT, CHILD = "__H", "__P", "__C"   # the hierarchy, the parent row, a child row in a probe
+JOINED = "LITE_JOINED"                     # a joined FROM clause's rows, as one source
 _LEVEL, _KEYS, _ORD = "__LVL", "__KEYS", "__ORD"
 PSEUDOCOLUMNS = ("LEVEL", "CONNECT_BY_ISLEAF", "CONNECT_BY_ISCYCLE")
 
@@ -64,14 +65,62 @@ def rewrite(tree: exp.Expression, scope_for: Callable[[exp.Select], Scope]) -> e
                                            or order.parent.args.get("connect") is None):
             raise error(ERR_ORDER_SIBLINGS_NOT_ALLOWED)
     for block in [b for b in tree.find_all(exp.Select) if b.args.get("connect") is not None]:
+        if block.args.get("joins"):
+            joined = _over_the_join(block, scope_for(block))
+            tree = replace_block(tree, block, joined)
+            block = joined
         tree = replace_block(tree, block, _rewrite_block(block, scope_for(block)))
     return tree
 
 
+def _over_the_join(block: exp.Select, scope: Scope) -> exp.Select:
+    """A hierarchical query over ``a JOIN b ON ...`` as one over the join's rows, as Oracle evaluates it (the
+    join first, then CONNECT BY, then WHERE): ``FROM (SELECT a.x AS "A__X", ..., b.y AS "B__Y", ... FROM a JOIN b
+    ON ...) "LITE_JOINED"``, every column the block names read from there under its new name, the select list
+    keeping its names. Comma joins (whose join conditions sit in WHERE), USING, and subqueries that read the
+    joined tables are ORA-03001."""
+    joins = block.args["joins"]
+    if any(j.args.get("on") is None for j in joins if (j.args.get("kind") or "").upper() != "CROSS") \
+            or any(j.args.get("using") for j in joins):
+        raise error(ERR_UNSUPPORTED, construct="a hierarchical query over a comma join or JOIN ... USING (write "
+                                               "JOIN ... ON: Oracle evaluates the join before CONNECT BY)")
+    renamed = {(alias, name): f"{alias}__{name}" for alias in scope.order for name, _ in scope.sources[alias].columns}
+    if any(name_of(c.args["table"]) in scope.order for sub in block.find_all(exp.Select) if sub is not block
+           for c in sub.find_all(exp.Column) if c.args.get("table") is not None):
+        raise error(ERR_UNSUPPORTED, construct="a hierarchical query over a join with a subquery that reads the "
+                                               "joined tables")
+    derived = exp.select(*[exp.alias_(exp.column(_id(name), _id(alias)), _id(new))
+                           for (alias, name), new in renamed.items()]).from_(block.args["from_"].this.copy())
+    derived.set("joins", [j.copy() for j in joins])
+    joined = block.copy()
+    joined.set("joins", None)
+    joined.set("from_", exp.From(this=exp.Subquery(this=derived, alias=exp.TableAlias(this=_id(JOINED)))))
+    items = expand_stars(block.expressions, scope)
+    joined.set("expressions", [exp.alias_(item.unalias() if isinstance(item, exp.Alias) else item,
+                                          _id(column_name(item))) if not isinstance(item, exp.Alias)
+                               else item for item in (i.copy() for i in items)])
+    for column in list(joined.find_all(exp.Column)):
+        if isinstance(column.this, exp.Star) or any(isinstance(a, exp.Select) and a is not joined
+                                                     for a in _ancestors_until(column, joined)):
+            continue
+        source = name_of(column.args["table"]) if column.args.get("table") is not None else next(
+            (a for a in scope.order if (a, name_of(column.this)) in renamed), None)
+        if source is not None and (source, name_of(column.this)) in renamed:
+            column.replace(_col(renamed[(source, name_of(column.this))], JOINED))
+    return joined
+
+
+def _ancestors_until(node: exp.Expression, top: exp.Expression) -> list[exp.Expression]:
+    found, probe = [], node.parent
+    while probe is not None and probe is not top:
+        found.append(probe)
+        probe = probe.parent
+    return found
+
+
 def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
     if block.args.get("joins") or len(scope.order) != 1:
-        raise error(ERR_UNSUPPORTED, construct="a hierarchical query over a join (CONNECT BY on one table, view "
-                                               "or subquery: join in a subquery first)")
+        raise error(ERR_UNSUPPORTED, construct="a hierarchical query over several FROM items")
     connect: exp.Connect = block.args["connect"]
     nocycle = bool(connect.args.get("nocycle"))
     alias = scope.order[0]
