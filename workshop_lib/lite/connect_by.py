@@ -42,7 +42,7 @@ from .error_catalogue import (
     ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE, ERR_CONNECT_BY_LOOP, ERR_ORDER_SIBLINGS_NOT_ALLOWED, ERR_UNSUPPORTED, error,
 )
 from .scope import Scope, column_name, expand_stars, name_of
-from .transforms import _anon, replace_block
+from .transforms import _anon, quoted, quoted_column, replace_block
 
 CTE, PARENT, CHILD = "__H", "__P", "__C"   # the hierarchy, the parent row, a child row in a probe
 JOINED = "LITE_JOINED"                     # a joined FROM clause's rows, as one source
@@ -50,12 +50,6 @@ _LEVEL, _KEYS, _ORD = "__LVL", "__KEYS", "__ORD"
 PSEUDOCOLUMNS = ("LEVEL", "CONNECT_BY_ISLEAF", "CONNECT_BY_ISCYCLE")
 
 
-def _id(name: str) -> exp.Identifier:
-    return exp.to_identifier(name, quoted=True)
-
-
-def _col(name: str, table: str) -> exp.Column:
-    return exp.Column(this=_id(name), table=_id(table))
 
 
 def rewrite(tree: exp.Expression, scope_for: Callable[[exp.Select], Scope]) -> exp.Expression:
@@ -89,33 +83,24 @@ def _over_the_join(block: exp.Select, scope: Scope) -> exp.Select:
            for c in sub.find_all(exp.Column) if c.args.get("table") is not None):
         raise error(ERR_UNSUPPORTED, construct="a hierarchical query over a join with a subquery that reads the "
                                                "joined tables")
-    derived = exp.select(*[exp.alias_(exp.column(_id(name), _id(alias)), _id(new))
+    derived = exp.select(*[exp.alias_(quoted_column(name, alias), quoted(new))
                            for (alias, name), new in renamed.items()]).from_(block.args["from_"].this.copy())
     derived.set("joins", [j.copy() for j in joins])
     joined = block.copy()
     joined.set("joins", None)
-    joined.set("from_", exp.From(this=exp.Subquery(this=derived, alias=exp.TableAlias(this=_id(JOINED)))))
+    joined.set("from_", exp.From(this=exp.Subquery(this=derived, alias=exp.TableAlias(this=quoted(JOINED)))))
     items = expand_stars(block.expressions, scope)
-    joined.set("expressions", [exp.alias_(item.unalias() if isinstance(item, exp.Alias) else item,
-                                          _id(column_name(item))) if not isinstance(item, exp.Alias)
-                               else item for item in (i.copy() for i in items)])
+    # each item keeps the name it had (its columns are renamed below)
+    joined.set("expressions", [i.copy() if isinstance(i, exp.Alias) else exp.alias_(i.copy(), quoted(column_name(i)))
+                               for i in items])
     for column in list(joined.find_all(exp.Column)):
-        if isinstance(column.this, exp.Star) or any(isinstance(a, exp.Select) and a is not joined
-                                                     for a in _ancestors_until(column, joined)):
-            continue
+        if isinstance(column.this, exp.Star) or column.find_ancestor(exp.Select) is not joined:
+            continue   # the derived table's own columns, or a subquery's
         source = name_of(column.args["table"]) if column.args.get("table") is not None else next(
             (a for a in scope.order if (a, name_of(column.this)) in renamed), None)
         if source is not None and (source, name_of(column.this)) in renamed:
-            column.replace(_col(renamed[(source, name_of(column.this))], JOINED))
+            column.replace(quoted_column(renamed[(source, name_of(column.this))], JOINED))
     return joined
-
-
-def _ancestors_until(node: exp.Expression, top: exp.Expression) -> list[exp.Expression]:
-    found, probe = [], node.parent
-    while probe is not None and probe is not top:
-        found.append(probe)
-        probe = probe.parent
-    return found
 
 
 def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
@@ -126,7 +111,7 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
     alias = scope.order[0]
     columns = [name for name, _ in scope.sources[alias].columns]
     item = block.args["from_"].this.copy()
-    item.set("alias", exp.TableAlias(this=_id(alias)))   # the child rows, named as the user named them
+    item.set("alias", exp.TableAlias(this=quoted(alias)))   # the child rows, named as the user named them
     carried: list[tuple[str, exp.Expression, exp.Expression]] = []   # (name, root value, child value)
 
     # CONNECT BY: PRIOR operands read the parent ("__P"), other columns the child, LEVEL is the child's
@@ -135,7 +120,7 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
     _qualified(condition, alias, every=False)
     for prior in list(condition.find_all(exp.Prior)):
         prior.replace(_qualified(prior.this.copy(), PARENT, every=True))
-    child_level = exp.Add(this=_col(_LEVEL, PARENT), expression=exp.Literal.number(1))
+    child_level = exp.Add(this=quoted_column(_LEVEL, PARENT), expression=exp.Literal.number(1))
     condition = _replace_level(condition, child_level)
     start = connect.args.get("start")
     start = start.copy() if start is not None else None
@@ -152,33 +137,33 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
         if isinstance(node, exp.Prior):   # the parent row's value (NULL for a root)
             name = f"__PRIOR{len(carried) + 1}"
             carried.append((name, exp.Null(), _qualified(node.this.copy(), PARENT, every=True)))
-            node.replace(_col(name, alias))
+            node.replace(quoted_column(name, alias))
         elif isinstance(node, exp.ConnectByRoot):
             name = f"__ROOT{len(carried) + 1}"
-            carried.append((name, _qualified(node.this.copy(), alias, every=False), _col(name, PARENT)))
-            node.replace(_col(name, alias))
+            carried.append((name, _qualified(node.this.copy(), alias, every=False), quoted_column(name, PARENT)))
+            node.replace(quoted_column(name, alias))
         elif node.name.upper() == "SYS_CONNECT_BY_PATH":
             if len(node.expressions) != 2:
                 raise error(ERR_UNSUPPORTED, construct="SYS_CONNECT_BY_PATH without (column, 'separator')")
             value, separator = (_qualified(e.copy(), alias, every=False) for e in node.expressions)
             name = f"__PATH{len(carried) + 1}"
             carried.append((name, exp.DPipe(this=separator, expression=value),
-                            exp.DPipe(this=exp.DPipe(this=_col(name, PARENT), expression=separator.copy()),
+                            exp.DPipe(this=exp.DPipe(this=quoted_column(name, PARENT), expression=separator.copy()),
                                       expression=value.copy())))
-            node.replace(_col(name, alias))
+            node.replace(quoted_column(name, alias))
     for column in list(block.find_all(exp.Column)):
         if column.find_ancestor(exp.Connect) is not None or column.args.get("table") is not None \
                 or not isinstance(column.this, exp.Identifier) or column.this.quoted:
             continue
         word = column.name.upper()
         if word == "LEVEL":
-            column.replace(_col(_LEVEL, alias))
+            column.replace(quoted_column(_LEVEL, alias))
         elif word == "CONNECT_BY_ISLEAF":
             column.replace(_flag(_children(item, alias, condition), when=0, otherwise=1))
         elif word == "CONNECT_BY_ISCYCLE":
             if not nocycle:
                 raise error(ERR_CONNECT_BY_ISCYCLE_WITHOUT_NOCYCLE)
-            seen_again = exp.EQ(this=_anon("ora_cb_seen", _col(_KEYS, alias),
+            seen_again = exp.EQ(this=_anon("ora_cb_seen", quoted_column(_KEYS, alias),
                                            *[_renamed(p, alias, CHILD) for p in priors]),
                                 expression=exp.Literal.number(1))
             column.replace(_flag(_children(item, alias, condition, seen_again), when=1, otherwise=0))
@@ -194,30 +179,30 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
                              [root for _, root, _ in carried])).from_(item.copy())
     if start is not None:
         roots = roots.where(_qualified(start, alias, every=False))
-    keys = _keys(_col(_KEYS, PARENT), priors, nocycle)
+    keys = _keys(quoted_column(_KEYS, PARENT), priors, nocycle)
     joined = condition
     if priors:   # a loop is found only among the children: CASE keeps ora_cb_push off the other rows
         joined = exp.and_(condition, exp.Not(this=exp.Is(
             this=exp.Case(ifs=[exp.If(this=condition.copy(), true=keys.copy())]), expression=exp.Null())))
     children = exp.select(*_row(alias, columns, child_level.copy(), keys,
-                                _sort_key(_col(_ORD, PARENT), siblings, item, alias, columns),
+                                _sort_key(quoted_column(_ORD, PARENT), siblings, item, alias, columns),
                                 [child for _, _, child in carried])).from_(item.copy()).join(
-        exp.Table(this=_id(CTE), alias=exp.TableAlias(this=_id(PARENT))), on=joined)
+        exp.Table(this=quoted(CTE), alias=exp.TableAlias(this=quoted(PARENT))), on=joined)
     names = columns + [_LEVEL, _KEYS, _ORD] + [name for name, _, _ in carried]
     cte = exp.CTE(this=exp.union(roots, children, distinct=False),
-                  alias=exp.TableAlias(this=_id(CTE), columns=[_id(n) for n in names]))
+                  alias=exp.TableAlias(this=quoted(CTE), columns=[quoted(n) for n in names]))
     with_ = block.args.get("with_")
     if with_ is None:
         block.set("with_", exp.With(expressions=[cte]))
     else:
         with_.append("expressions", cte)
-    block.set("from_", exp.From(this=exp.Table(this=_id(CTE), alias=exp.TableAlias(this=_id(alias)))))
+    block.set("from_", exp.From(this=exp.Table(this=quoted(CTE), alias=exp.TableAlias(this=quoted(alias)))))
     block.set("connect", None)
     grouped = block.args.get("group") is not None or block.args.get("distinct") is not None or any(
         isinstance(node, exp.AggFunc) and node.find_ancestor(exp.Window) is None
         for p in block.expressions for node in p.find_all(exp.AggFunc))
     if siblings or (order is None and not grouped):   # the hierarchy's order, unless rows are grouped
-        block.set("order", exp.Order(expressions=[exp.Ordered(this=_col(_ORD, alias))]) if not grouped else None)
+        block.set("order", exp.Order(expressions=[exp.Ordered(this=quoted_column(_ORD, alias))]) if not grouped else None)
     return block
 
 
@@ -241,7 +226,7 @@ def _set_table(column: exp.Column, table: str, every: bool) -> None:
     if column.args.get("table") is None and isinstance(column.this, exp.Identifier) and not column.this.quoted \
             and column.name.upper() in PSEUDOCOLUMNS:
         return
-    column.set("table", _id(table))
+    column.set("table", quoted(table))
 
 
 def _renamed(node: exp.Expression, old: str, new: str) -> exp.Expression:
@@ -249,7 +234,7 @@ def _renamed(node: exp.Expression, old: str, new: str) -> exp.Expression:
     out = node.copy()
     for column in [out] if isinstance(out, exp.Column) else list(out.find_all(exp.Column)):
         if column.args.get("table") is not None and name_of(column.args["table"]) == old:
-            column.set("table", _id(new))
+            column.set("table", quoted(new))
     return out
 
 
@@ -258,7 +243,7 @@ def _children(item: exp.Expression, alias: str, condition: exp.Expression,
     """EXISTS (a child of the current row): the CONNECT BY condition with the child named "__C" and the
     parent ("__P") the current row of the query (named ``alias``)."""
     child = item.copy()
-    child.set("alias", exp.TableAlias(this=_id(CHILD)))
+    child.set("alias", exp.TableAlias(this=quoted(CHILD)))
     where = _renamed(_renamed(condition, alias, CHILD), PARENT, alias)
     probe = exp.select(exp.Literal.number(1)).from_(child).where(where)
     if also is not None:
@@ -283,7 +268,7 @@ def _replace_level(node: exp.Expression, value: exp.Expression) -> exp.Expressio
 
 def _row(alias: str, columns: list[str], level: exp.Expression, keys: exp.Expression, order: exp.Expression,
          carried: list[exp.Expression]) -> list[exp.Expression]:
-    return [_col(c, alias) for c in columns] + [level, keys, order] + [c.copy() for c in carried]
+    return [quoted_column(c, alias) for c in columns] + [level, keys, order] + [c.copy() for c in carried]
 
 
 def _keys(path: exp.Expression, priors: list[exp.Expression], nocycle: bool) -> exp.Expression:
@@ -299,8 +284,8 @@ def _sort_key(parent: exp.Expression, siblings: list[exp.Expression], item: exp.
                     for o in siblings)
     values = [_qualified(o.this.copy(), alias, every=False) for o in siblings]
     # ties (Oracle leaves their order unspecified) in the table's order, or by the subquery's values
-    ties = [exp.Column(this=exp.to_identifier("ROWID"), table=_id(alias))] \
-        if isinstance(item, exp.Table) and isinstance(item.this, exp.Identifier) else [_col(c, alias) for c in columns]
+    ties = [exp.Column(this=exp.to_identifier("ROWID"), table=quoted(alias))] \
+        if isinstance(item, exp.Table) and isinstance(item.this, exp.Identifier) else [quoted_column(c, alias) for c in columns]
     flags += "AL" * len(ties)
     values += ties
     return exp.DPipe(this=parent, expression=_anon("ora_cb_sortkey", exp.Literal.string(flags), *values))

@@ -32,7 +32,7 @@ from sqlglot import exp
 from .dialect import Oracle
 from .error_catalogue import ERR_SQLITE_AMBIGUOUS_COLUMN, ERR_UNSUPPORTED, error
 from .scope import name_of
-from .transforms import replace_block
+from .transforms import quoted, quoted_column, replace_block
 
 SOURCE = "LITE_PIVOT_SRC"
 _AGGREGATES = (exp.Sum, exp.Avg, exp.Min, exp.Max, exp.Count, exp.Median, exp.Stddev, exp.Variance)
@@ -102,19 +102,16 @@ def _pivoted(item: exp.Expression, columns_of: Callable[[exp.Expression], list[s
 
     source = item.copy()
     source.set("pivots", None)
-    source.set("alias", exp.TableAlias(this=exp.to_identifier(SOURCE, quoted=True)))
+    source.set("alias", exp.TableAlias(this=quoted(SOURCE)))
     used = {for_column} | {name_of(c.this) for a, _ in aggregates for c in a.find_all(exp.Column)
                            if isinstance(c.this, exp.Identifier)}
     grouped = [c for c in columns_of(source) if c not in used]
 
-    def column(name: str) -> exp.Column:
-        return exp.column(exp.to_identifier(name, quoted=True), exp.to_identifier(SOURCE, quoted=True))
-
-    items: list[exp.Expression] = [column(g) for g in grouped]
+    items: list[exp.Expression] = [quoted_column(g, SOURCE) for g in grouped]
     names = list(grouped)
     for value in field.expressions:
         literal = value.this if isinstance(value, exp.PivotAlias) else value
-        match = exp.EQ(this=column(for_column), expression=literal.copy())
+        match = exp.EQ(this=quoted_column(for_column, SOURCE), expression=literal.copy())
         for aggregate, alias in aggregates:
             name = _value_name(value) + (f"_{alias}" if alias else "")
             if name in names:
@@ -122,10 +119,10 @@ def _pivoted(item: exp.Expression, columns_of: Callable[[exp.Expression], list[s
             names.append(name)
             conditional = _conditional(aggregate, match)
             _qualify(conditional)
-            items.append(exp.alias_(conditional, exp.to_identifier(name, quoted=True)))
+            items.append(exp.alias_(conditional, quoted(name)))
     query = exp.select(*items).from_(source)
     if grouped:
-        query = query.group_by(*[column(g) for g in grouped])
+        query = query.group_by(*[quoted_column(g, SOURCE) for g in grouped])
     alias = pivot.args.get("alias") or item.args.get("alias")
     return exp.Subquery(this=query, alias=alias.copy() if alias is not None else None)
 
@@ -134,7 +131,7 @@ def _qualify(node: exp.Expression) -> None:
     """Point the aggregate's bare column names at the pivoted source (they name its columns)."""
     for col in node.find_all(exp.Column):
         if isinstance(col.this, exp.Identifier) and not col.table:
-            col.set("table", exp.to_identifier(SOURCE, quoted=True))
+            col.set("table", quoted(SOURCE))
 
 
 def _unpivoted(item: exp.Expression, pivot: exp.Pivot, columns_of: Callable[[exp.Expression], list[str]]
@@ -159,19 +156,16 @@ def _unpivoted(item: exp.Expression, pivot: exp.Pivot, columns_of: Callable[[exp
         listed.append((name_of(column.this), label))
     source = item.copy()
     source.set("pivots", None)
-    source.set("alias", exp.TableAlias(this=exp.to_identifier(SOURCE, quoted=True)))
+    source.set("alias", exp.TableAlias(this=quoted(SOURCE)))
     names = [n for n, _ in listed]
     kept = [c for c in columns_of(source) if c not in names]
 
-    def column(name: str) -> exp.Column:
-        return exp.column(exp.to_identifier(name, quoted=True), exp.to_identifier(SOURCE, quoted=True))
-
     branches: list[exp.Select] = []
     for name, label in listed:
-        branch = exp.select(*[column(k) for k in kept], exp.alias_(label, exp.to_identifier(name_name, quoted=True)),
-                            exp.alias_(column(name), exp.to_identifier(value_name, quoted=True))).from_(source.copy())
+        branch = exp.select(*[quoted_column(k, SOURCE) for k in kept], exp.alias_(label, quoted(name_name)),
+                            exp.alias_(quoted_column(name, SOURCE), quoted(value_name))).from_(source.copy())
         if not pivot.args.get("include_nulls"):
-            branch = branch.where(exp.Not(this=exp.Is(this=column(name), expression=exp.Null())))
+            branch = branch.where(exp.Not(this=exp.Is(this=quoted_column(name, SOURCE), expression=exp.Null())))
         branches.append(branch)
     query: exp.Expression = branches[0]
     for branch in branches[1:]:

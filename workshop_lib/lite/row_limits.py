@@ -35,7 +35,7 @@ from sqlglot import exp
 
 from .error_catalogue import ERR_ORDER_BY_POSITION, ERR_UNSUPPORTED_FETCH_OPTION, error
 from .scope import Scope, column_name, expand_stars, name_of
-from .transforms import replace_block
+from .transforms import quoted, quoted_column, replace_block
 
 _Q = "LITE_ROWLIMIT_Q"
 _RN, _RK, _TOTAL = "LITE_RN", "LITE_RK", "LITE_TOTAL"
@@ -60,12 +60,6 @@ def rewrite(tree: exp.Expression, scope_for: Callable[[exp.Select], Scope]) -> e
     return tree
 
 
-def _id(name: str) -> exp.Identifier:
-    return exp.to_identifier(name, quoted=True)
-
-
-def _col(name: str, table: str | None = None) -> exp.Column:
-    return exp.column(_id(name), _id(table) if table else None)
 
 
 def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
@@ -81,15 +75,15 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
     names = [column_name(item) for item in items]
     columns = [f"LITE_C{i}" for i in range(1, len(items) + 1)]
     inner_items: list[exp.Expression] = [exp.alias_(item.unalias() if isinstance(item, exp.Alias) else item,
-                                                    _id(col)) for item, col in zip(items, columns)]
+                                                    quoted(col)) for item, col in zip(items, columns)]
     window_keys: list[exp.Ordered] = []
     for ordered in (order.expressions if order is not None else []):
         target = _output_of(ordered.this, items, names, columns)
         if target is None:
             target = f"LITE_K{len(window_keys) + 1}"
-            inner_items.append(exp.alias_(ordered.this.copy(), _id(target)))
+            inner_items.append(exp.alias_(ordered.this.copy(), quoted(target)))
         key = ordered.copy()
-        key.set("this", _col(target))
+        key.set("this", quoted_column(target))
         window_keys.append(key)
     inner.set("expressions", inner_items)
 
@@ -98,28 +92,28 @@ def _rewrite_block(block: exp.Select, scope: Scope) -> exp.Select:
         return exp.Window(this=exp.Anonymous(this=function), order=spec)
 
     middle = exp.select(
-        exp.Column(this=exp.Star(), table=_id(_Q)),
-        exp.alias_(window("ROW_NUMBER"), _id(_RN)),
-        exp.alias_(window("RANK"), _id(_RK)),
-        exp.alias_(exp.Window(this=exp.Count(this=exp.Star())), _id(_TOTAL)),
-    ).from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=_id(_Q))))
+        exp.Column(this=exp.Star(), table=quoted(_Q)),
+        exp.alias_(window("ROW_NUMBER"), quoted(_RN)),
+        exp.alias_(window("RANK"), quoted(_RK)),
+        exp.alias_(exp.Window(this=exp.Count(this=exp.Star())), quoted(_TOTAL)),
+    ).from_(exp.Subquery(this=inner, alias=exp.TableAlias(this=quoted(_Q))))
 
     count = fetch.args.get("count")
     count = count.copy() if count is not None else exp.Literal.number(1)   # FETCH FIRST ROW ONLY: one row
     if percent:
-        limit = exp.Ceil(this=exp.Div(this=exp.Mul(this=_col(_TOTAL), expression=exp.Paren(this=count)),
+        limit = exp.Ceil(this=exp.Div(this=exp.Mul(this=quoted_column(_TOTAL), expression=exp.Paren(this=count)),
                                       expression=exp.Literal.number(100)))
     else:
         limit = exp.Floor(this=count)
     offset = _offset(offset_node.expression.copy() if offset_node is not None else None)
-    ranked = _col(_RK) if ties and window_keys else _col(_RN)
-    condition = exp.and_(exp.GT(this=_col(_RN), expression=offset),
+    ranked = quoted_column(_RK) if ties and window_keys else quoted_column(_RN)
+    condition = exp.and_(exp.GT(this=quoted_column(_RN), expression=offset),
                          exp.LTE(this=ranked, expression=exp.Add(this=offset.copy(), expression=limit.copy())))
     if ranked.name == _RK:
         # no rows (a count of 0 or less) have no last row to tie with, whatever ranks the offset skipped
         condition = exp.and_(condition, exp.GT(this=limit, expression=exp.Literal.number(0)))
-    outer = exp.select(*[exp.alias_(_col(col), _id(name)) for col, name in zip(columns, names)]).from_(
-        exp.Subquery(this=middle, alias=exp.TableAlias(this=_id(_Q)))).where(condition).order_by(_col(_RN))
+    outer = exp.select(*[exp.alias_(quoted_column(col), quoted(name)) for col, name in zip(columns, names)]).from_(
+        exp.Subquery(this=middle, alias=exp.TableAlias(this=quoted(_Q)))).where(condition).order_by(quoted_column(_RN))
     return outer
 
 

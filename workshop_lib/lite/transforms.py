@@ -64,6 +64,16 @@ def _anon(name: str, *args: exp.Expression) -> exp.Anonymous:
     return exp.Anonymous(this=name, expressions=list(args))
 
 
+def quoted(name: str) -> exp.Identifier:
+    """``name`` as a quoted identifier (the structural rewrites name their columns and tables exactly)."""
+    return exp.to_identifier(name, quoted=True)
+
+
+def quoted_column(name: str, table: str | None = None) -> exp.Column:
+    """``"table"."name"`` (or ``"name"``), quoted as :func:`quoted` quotes."""
+    return exp.column(quoted(name), quoted(table) if table else None)
+
+
 def _bottom_up(tree: exp.Expression, fn: Callable[[exp.Expression], exp.Expression]) -> exp.Expression:
     """Apply ``fn`` to every node, children before parents, so rewrites nest (unlike a pruned pre-order walk)."""
     root = tree
@@ -865,6 +875,18 @@ rewrite_node: Pass = preprocess(PASSES)
 
 # --------------------------------------------------------------------------- refusals and parse-time passes
 
+_PARTITION_ONLY = {exp.GroupConcat: "LISTAGG", exp.Median: "MEDIAN", exp.JSONArrayAgg: "JSON_ARRAYAGG"}
+
+
+def _partition_only_function(inner: exp.Expression) -> str | None:
+    """The name of an analytic function whose OVER clause takes only PARTITION BY (None for any other)."""
+    if is_keep(inner):
+        return "KEEP (DENSE_RANK ...)"
+    if isinstance(inner, exp.WithinGroup) and isinstance(inner.this, exp.Func):
+        return inner.this.sql_name()
+    return _PARTITION_ONLY.get(type(inner))
+
+
 @unsupported_args(exp.With, ("search", ERR_UNSUPPORTED_CTE_SEARCH, {}))
 def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     """Oracle clauses SQLite has no counterpart for, refused by name before anything else reads the
@@ -877,11 +899,7 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
             and (node.args.get("order") is not None or node.args.get("spec") is not None):
         # Oracle's rule for these analytic functions; lite's versions (Python window functions) would also crash
         # the process on a frame without rows in it (CPython 3.11's sqlite3, see functions.FrameValue)
-        inner = node.this
-        name = ("LISTAGG" if isinstance(inner, exp.GroupConcat) else "MEDIAN" if isinstance(inner, exp.Median)
-                else "JSON_ARRAYAGG" if isinstance(inner, exp.JSONArrayAgg) else "KEEP (DENSE_RANK ...)"
-                if is_keep(inner) else inner.this.sql_name() if isinstance(inner, exp.WithinGroup)
-                and isinstance(inner.this, exp.Func) else None)
+        name = _partition_only_function(node.this)
         if name is not None:
             raise error(ERR_ORDER_BY_NOT_ALLOWED, function=name)
     if is_keep(node):
