@@ -118,6 +118,21 @@ def parse(sql: str, tokens: list | None = None) -> exp.Expression:
 
 
 
+def _rewrites_needed(nodes: list[exp.Expression]) -> set[str]:
+    """Which of the plan-time rewrites (pivot, sequences, connect_by, row_limits) a statement's nodes call for."""
+    needed: set[str] = set()
+    for node in nodes:
+        if pivot.has_pivot(node):
+            needed.add("pivot")
+        elif is_sequence_number(node):
+            needed.add("sequences")
+        elif isinstance(node, exp.Connect) or (isinstance(node, exp.Order) and node.args.get("siblings")):
+            needed.add("connect_by")
+        elif row_limits.needs_rewrite(node):
+            needed.add("row_limits")
+    return needed
+
+
 class Translator:
     """Translate one parsed Oracle statement into a Plan.
 
@@ -148,23 +163,22 @@ class Translator:
         tree = views.expand(tree, self.ctx, self.ctx.view_query, parse)
         # one walk says which of the plan-time rewrites this statement needs (most need none)
         nodes = list(tree.walk())
+        needed = _rewrites_needed(nodes)
         if isinstance(tree, exp.MultitableInserts):
             multitable.refuse_sequence_numbers(nodes)
-        if any(pivot.has_pivot(n) for n in nodes):
+        if "pivot" in needed:
             tree = pivot.rewrite(tree, lambda item: [name for name, _ in output_columns(
                 self.ctx, exp.select(exp.Star()).from_(item.copy()))])
-            nodes = list(tree.walk())
-        if any(is_sequence_number(n) for n in nodes):
+        if "sequences" in needed:
             tree = sequences.rewrite(tree, self.ctx.user, self.ctx.sequence_exists)
-        selects = [n for n in nodes if isinstance(n, exp.Select)]
-        if any(isinstance(n, exp.Connect) or (isinstance(n, exp.Order) and n.args.get("siblings")) for n in nodes):
+        if "connect_by" in needed:
             tree = connect_by.rewrite(tree, lambda block: self._scope_for(block.expressions[0]))
             self._scopes = {}
-            selects = list(tree.find_all(exp.Select))
-        for select in selects:
+        rewritten = needed & {"pivot", "connect_by"}   # these make new query blocks; the walk's are the rest's
+        for select in (tree.find_all(exp.Select) if rewritten else (n for n in nodes if isinstance(n, exp.Select))):
             semantics.check_select(select, self._scope_for)  # what Oracle refuses and SQLite would run
         self._scopes = {}
-        if any(row_limits.needs_rewrite(n) for n in nodes):   # after the checks, which read the blocks as written
+        if "row_limits" in needed:   # after the checks, which read the blocks as written
             tree = row_limits.rewrite(tree, lambda block: self._scope_for(block.expressions[0]))
             self._scopes = {}
         if isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
