@@ -327,6 +327,11 @@ def _numeric(value: Any) -> Any:
     return formats.to_number(value) if isinstance(value, str) else value
 
 
+def _plain_number(value: Any) -> Any:
+    """A whole float as an int (``17000``, not ``17000.0``), as Oracle's NUMBER shows it; anything else as it is."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def _text(value: Any) -> Any:
     """A character argument as Oracle converts it implicitly: text as it is, a number as TO_CHAR writes it."""
     return value if isinstance(value, str) else to_char(value)
@@ -1338,32 +1343,6 @@ def regexp_instr(text: Any, pattern: Any, position: Any = 1, occurrence: Any = 1
     return (match.end(sub) if int(return_option or 0) else match.start(sub)) + 1
 
 
-class Median:
-    """MEDIAN(x): the middle value of the non-NULL values (the mean of the two middle ones), NULL for none."""
-
-    def __init__(self) -> None:
-        self.values: list[float] = []
-
-    def step(self, value: Any) -> None:
-        if value is not None:
-            self.values.append(_numeric(value))
-
-    def inverse(self, value: Any) -> None:
-        if value is not None:
-            self.values.remove(_numeric(value))
-
-    def finalize(self) -> Any:
-        return self.value()
-
-    def value(self) -> Any:   # MEDIAN(x) OVER (PARTITION BY ...) asks for it
-        if not self.values:
-            return None
-        ordered = sorted(self.values)
-        middle = len(ordered) // 2
-        result = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-        return int(result) if isinstance(result, float) and result.is_integer() else result
-
-
 def decode_eq(value: Any, search: Any) -> int:
     """DECODE's comparison: NULL matches NULL; a number and a text compare as numbers (ORA-01722 when the text
     is not one, as Oracle's implicit conversion)."""
@@ -1599,12 +1578,8 @@ class JsonArrayAgg(ListAgg):
         if not self.rows:
             return None
         items = self.ordered_values()
-        return json.dumps([int(v) if isinstance(v, float) and v.is_integer() else v for v in items],
+        return json.dumps([_plain_number(v) for v in items],
                           separators=(",", ":"), ensure_ascii=False)
-
-
-def _plain_number(value: Any) -> Any:
-    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _aggregate(function: str, values: list[Any]) -> Any:
@@ -1709,8 +1684,9 @@ class Hypothetical:
         self.rows.append(list(pairs[0::2]))
 
     def finalize(self) -> Any:
-        before = [k for k in self.rows if compare_keys(k, self.values, self.flags) < 0]
-        tied = sum(1 for k in self.rows if compare_keys(k, self.values, self.flags) == 0)
+        places = [compare_keys(k, self.values, self.flags) for k in self.rows]   # each row against the new one
+        before = [k for k, place in zip(self.rows, places) if place < 0]
+        tied = places.count(0)
         total = len(self.rows)
         if self.kind == "RANK":
             return len(before) + 1
@@ -1775,7 +1751,6 @@ class Percentile:
 #: SQLite aggregate (and window) functions: name -> (class, number of args (-1 = variadic))
 AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_listagg": (ListAgg, -1),
-    "ora_median": (Median, 1),
     "ora_json_arrayagg": (JsonArrayAgg, -1),
     "ora_keep": (Keep, -1),
     "ora_percentile": (Percentile, 4),

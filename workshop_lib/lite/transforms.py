@@ -361,7 +361,9 @@ _REGEXP_SUBSTR_ARGS = ("position", "occurrence", "parameters", "group")
 #: sqlglot node class -> its SQLite form, for rewrites that need only the node itself (sqlglot's
 #: Generator.TRANSFORMS). Rewrites that need scopes, types or slots stay in the Translator.
 TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression]] = {
-    exp.Median: lambda node: _anon("ora_median", node.this),
+    # MEDIAN is PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x) (the Reference defines it so): one aggregate
+    exp.Median: lambda node: _anon("ora_percentile", exp.Literal.number(0.5), exp.Literal.string("CONT"),
+                                   exp.Literal.number(0), node.this),
     exp.CurrentTimestamp: lambda node: _anon("ora_sysdate" if node.args.get("sysdate") else "ora_systimestamp"),
     exp.Systimestamp: lambda node: _anon("ora_systimestamp"),
     exp.Localtimestamp: lambda node: _anon("ora_systimestamp"),
