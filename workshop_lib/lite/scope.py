@@ -261,10 +261,19 @@ def object_column(node: exp.Column, scope: Scope) -> tuple[str, str, str | None]
     return parts[0], parts[1], dict(source.columns).get(parts[1]) if source is not None else None
 
 
+def _window_kind(node: exp.Expression) -> str:
+    return str(node.args.get("over") or "").upper() if isinstance(node, exp.Window) else ""
+
+
 def is_keep(node: exp.Expression) -> bool:
     """Whether ``node`` is ``agg(x) KEEP (DENSE_RANK FIRST|LAST ORDER BY ...)`` (sqlglot reads it as a window):
     an aggregate of its query block, not an analytic function, unless an OVER clause encloses it."""
-    return isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "KEEP"
+    return _window_kind(node) == "KEEP"
+
+
+def is_analytic(node: exp.Expression) -> bool:
+    """Whether ``node`` is ``function(...) OVER (...)`` (sqlglot's Window node holds KEEP clauses too)."""
+    return _window_kind(node) == "OVER"
 
 
 def infer_type(node: exp.Expression, scope: Scope) -> str | None:

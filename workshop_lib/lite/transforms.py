@@ -35,7 +35,7 @@ from .error_catalogue import (
 from . import grouping_sets, json_table, outer_join, rownum
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
-from .scope import _DOTTED, is_keep, name_of
+from .scope import _DOTTED, is_analytic, is_keep, name_of
 from .values import format_datetime
 
 Pass = Callable[[exp.Expression], exp.Expression]
@@ -689,6 +689,12 @@ _KEEP_AGGREGATES = {exp.Min: "MIN", exp.Max: "MAX", exp.Sum: "SUM", exp.Avg: "AV
                     exp.Variance: "VARIANCE", exp.Stddev: "STDDEV"}
 
 
+def _over_no_rows(call: exp.Expression, value: int) -> exp.Coalesce:
+    """``COALESCE(call, value)``: Oracle's answer ``value`` for a lite aggregate over no rows, which SQLite
+    never calls (CPython's sqlite3 then answers NULL); over any rows these aggregates are never NULL."""
+    return exp.Coalesce(this=call, expressions=[exp.Literal.number(value)])
+
+
 def keep_and_percentiles(node: exp.Expression) -> exp.Expression:
     """``agg(x) KEEP (DENSE_RANK FIRST|LAST ORDER BY k ...)`` becomes ``ora_keep('AGG', last, x, k1, flags1,
     ...)`` and ``PERCENTILE_CONT|DISC(p) WITHIN GROUP (ORDER BY x [DESC])`` ``ora_percentile(p, 'CONT'|'DISC',
@@ -699,19 +705,16 @@ def keep_and_percentiles(node: exp.Expression) -> exp.Expression:
         value = exp.Literal.number(1) if isinstance(aggregate.this, exp.Star) else aggregate.this
         keep = _anon("ora_keep", exp.Literal.string(_KEEP_AGGREGATES[type(aggregate)]),
                      exp.Literal.number(0 if node.args.get("first") else 1), value, *_sort_keys(node.args["order"]))
-        # COUNT of no rows is 0, but SQLite never calls an aggregate over no rows (CPython answers NULL)
         # (an analytic KEEP, inside OVER, never sees an empty partition)
         if isinstance(aggregate, exp.Count) and not isinstance(node.parent, exp.Window):
-            return exp.Coalesce(this=keep, expressions=[exp.Literal.number(0)])
+            return _over_no_rows(keep, 0)   # COUNT of no rows is 0
         return keep
     if isinstance(node, exp.WithinGroup) and isinstance(node.this, tuple(_HYPOTHETICAL)):
         values = list(node.this.expressions)
         name = _HYPOTHETICAL[type(node.this)]
-        # over no rows SQLite never calls the aggregate (CPython's sqlite3 answers NULL): Oracle's answer is
-        # the hypothetical row alone, rank 1 (PERCENT_RANK 0, CUME_DIST 1)
-        return exp.Coalesce(this=_anon(f"ora_hyp_{name}", exp.Literal.number(len(values)), *values,
-                                       *_sort_keys(node.expression)),
-                            expressions=[exp.Literal.number(0 if name == "percent_rank" else 1)])
+        # over no rows the hypothetical row is alone: rank 1, PERCENT_RANK 0, CUME_DIST 1
+        return _over_no_rows(_anon(f"ora_hyp_{name}", exp.Literal.number(len(values)), *values,
+                                   *_sort_keys(node.expression)), 0 if name == "percent_rank" else 1)
     if isinstance(node, exp.WithinGroup) and isinstance(node.this, (exp.PercentileCont, exp.PercentileDisc)):
         ordered = node.expression.expressions[0]
         kind = "CONT" if isinstance(node.this, exp.PercentileCont) else "DISC"
@@ -762,7 +765,7 @@ def ignore_nulls_values(node: exp.Expression) -> exp.Expression:
 
     ``RESPECT NULLS`` (the default) is dropped where SQLite has the function.
     """
-    if not isinstance(node, exp.Window) or str(node.args.get("over") or "").upper() != "OVER":
+    if not is_analytic(node):
         return node
     inner = node.this
     if isinstance(inner, exp.RespectNulls):
@@ -897,8 +900,7 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
     GROUP``) and PREDICTION."""
     if isinstance(node, (exp.Grouping, exp.GroupingId)):   # left after grouping_sets.expand: no grouping sets
         raise error(ERR_UNSUPPORTED, construct="GROUPING() and GROUPING_ID() without ROLLUP, CUBE or GROUPING SETS")
-    if isinstance(node, exp.Window) and str(node.args.get("over") or "").upper() == "OVER" \
-            and (node.args.get("order") is not None or node.args.get("spec") is not None):
+    if is_analytic(node) and (node.args.get("order") is not None or node.args.get("spec") is not None):
         # Oracle's rule for these analytic functions; lite's versions (Python window functions) would also crash
         # the process on a frame without rows in it (CPython 3.11's sqlite3, see functions.FrameValue)
         name = _partition_only_function(node.this)
