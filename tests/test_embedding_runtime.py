@@ -133,6 +133,16 @@ def test_batched_equals_whole_graph_one_string_at_a_time(embedder):
     assert np.abs(batched - whole).max() < 1e-4
 
 
+def test_token_counts_are_the_reference_tokenizers_truncated_at_256(embedder):
+    """What the encoder sees per text: the same count as HF tokenizers' encoding of tokenizer.json."""
+    tokenizer = Tokenizer.from_file(str(source.resolve_verified(source.TOKENIZER)))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=256)
+    counts = embedder.token_counts(SENTENCES)
+    assert counts == [len(tokenizer.encode(text).ids) for text in SENTENCES]
+    assert counts[0] == 3 and max(counts) == 256   # [CLS] hello [SEP]; LONG is cut
+
+
 def test_output_is_float32_unit_vectors(embedder):
     vectors = embedder.embed(SENTENCES[:10])
     assert vectors.dtype == np.float32 and vectors.shape == (10, 384)
@@ -225,6 +235,8 @@ def test_a_file_without_the_batch_boundary_runs_whole(built, tmp_path):
     assert other._body is None
     expected = get_embedder(built.path).embed(["hello", "Zürich"])
     assert np.allclose(other.embed(["hello", "Zürich"]), expected, atol=1e-5)
+    with pytest.raises(ModelError, match="run whole"):
+        other.token_counts(["hello"])
 
 
 def test_batch_size_constant_is_sane():

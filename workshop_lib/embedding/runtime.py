@@ -137,6 +137,20 @@ class OnnxEmbedder:
             out[row] = vector.reshape(-1)
         return out
 
+    def token_counts(self, texts: Sequence[str]) -> list[int]:
+        """How many tokens the encoder sees for each text ([CLS] and [SEP] included, after truncation).
+
+        The encoder's work grows with this count, so it is what a benchmark
+        divides by. A model file run whole (no tokenizer split) raises ModelError.
+        """
+        checked = _as_texts(texts)
+        if self._tokenizer is None:
+            raise ModelError(f"{self.path} is run whole, one string at a time: its token counts are not exposed.")
+        return [self._tokenize(text)[0].shape[1] for text in checked]
+
+    def _tokenize(self, text: str) -> list[np.ndarray]:
+        return self._tokenizer.run(list(graph.BATCH_INPUTS), {self.input_name: np.array([text], dtype=object)})
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed a batch of strings: float32 array of shape ``(len(texts), 384)``, rows of norm 1.
 
@@ -149,10 +163,7 @@ class OnnxEmbedder:
         out = np.empty((len(checked), self.dimension), dtype=np.float32)
         if not checked:
             return out
-        encoded = [
-            self._tokenizer.run(list(graph.BATCH_INPUTS), {self.input_name: np.array([text], dtype=object)})
-            for text in checked
-        ]
+        encoded = [self._tokenize(text) for text in checked]
         lengths = [ids.shape[1] for ids, _, _ in encoded]
         order = sorted(range(len(checked)), key=lengths.__getitem__)
         for start in range(0, len(order), BATCH_SIZE):
