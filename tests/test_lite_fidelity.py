@@ -592,9 +592,15 @@ CORPUS: list[Item] = [
          Rows([("[1,null]", "[1]", '{"k":null}')])),
     Item(SQL_REF, "SELECT JSON_ARRAY(last_name, commission_pct) FROM employees WHERE employee_id = 100",
          Rows([('["King"]',)])),
-    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b.size()') FROM dual", Refused("ORA-03001", "size()")),
-    Item(SQL_REF, "SELECT 1 FROM dual WHERE JSON_EXISTS('{\"b\":[1,2]}', '$.b[*]?(@ == 2)')",
-         Refused("ORA-03001", "filter expressions")),
+    # item methods and filters (lax mode): size() counts an array's elements; a filter keeps the items it holds for
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b.size()') FROM dual", Rows([("2",)])),
+    Item(SQL_REF, "SELECT 1 FROM dual WHERE JSON_EXISTS('{\"b\":[1,2]}', '$.b[*]?(@ == 2)')", Rows([(1,)])),
+    Item(SQL_REF, "SELECT COUNT(*) FROM dual WHERE JSON_EXISTS('{\"b\":[1,2]}', '$.b[*]?(@ > 2)')", Rows([(0,)])),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b.type()'), JSON_VALUE('{\"s\":\"ab\"}', '$.s.upper()'), "
+                  "JSON_VALUE('{\"b\":[1,2]}', '$.b.avg()') FROM dual", Rows([("array", "AB", "1.5")])),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b.date()') FROM dual", Refused("ORA-03001", "date()")),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b.nosuch()') FROM dual",
+         Refused("ORA-40442", "JSON path expression syntax error")),
     Item(SQL_REF, "SELECT JSON_OBJECT('k' VALUE NULL ABSENT ON NULL) FROM dual", Rows([("{}",)])),
     # ABSENT ON NULL is the outer object's: a nested JSON_OBJECT keeps its own NULL member (NULL ON NULL)
     Item(SQL_REF, "SELECT JSON_OBJECT('id' VALUE employee_id, 'pct' VALUE commission_pct, 'inner' VALUE "
@@ -640,7 +646,11 @@ CORPUS: list[Item] = [
                                   if (n := sum(1 for e in EMP if e["department_id"] == d)) > 5]))),
     Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[1]'), JSON_VALUE('{\"a b\":{\"c\":3}}', '$.\"a b\".c') "
                   "FROM dual", Rows([("2", "3")])),
-    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[*]') FROM dual", Refused("ORA-03001", "$.b[*]")),
+    # two values for JSON_VALUE is an error, NULL ON ERROR by default; one value through [*] is that value
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[*]'), JSON_VALUE('{\"b\":[7]}', '$.b[*]') FROM dual",
+         Rows([(None, "7")])),
+    Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[*]' ERROR ON ERROR) FROM dual",
+         Refused("ORA-40470", "multiple values")),
     Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2]}', '$.b[last]') FROM dual", Rows([("2",)])),
     # [last - n] counts back from the last item; past the first one nothing matches (NULL ON EMPTY)
     Item(SQL_REF, "SELECT JSON_VALUE('{\"b\":[1,2,3]}', '$.b[last - 1]'), JSON_VALUE('{\"b\":[1,2,3]}', "

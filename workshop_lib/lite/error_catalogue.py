@@ -442,6 +442,8 @@ ERR_UNSUPPORTED_FETCH_OPTION = _unsupported(
 ERR_UNSUPPORTED_JSON_DATETIME = _unsupported(
     "a DATE or TIMESTAMP value in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG (Oracle writes it in ISO 8601)",
     "write it as text: TO_CHAR(d, 'YYYY-MM-DD\"T\"HH24:MI:SS')")
+ERR_JSON_PATH_SYNTAX = ErrorSpec(40442, "JSON path expression syntax error ({path})",
+                                 "write the path as $ followed by steps: .field, [n], [*], ?(@.field == 1), .size()")
 ERR_UNSUPPORTED_JSON_QUERY_OPTIONS = _unsupported("JSON_QUERY with options", "use JSON_QUERY(col, '$.path')")
 ERR_UNSUPPORTED_CONTAINS_EXPRESSION = _unsupported("CONTAINS on an expression", "CONTAINS takes an indexed column")
 ERR_UNSUPPORTED_CONTAINS_CORRELATED = _unsupported("a CONTAINS query that depends on other columns",

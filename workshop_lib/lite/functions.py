@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import formats
+from . import formats, json_path
 from .error_catalogue import ERR_VALUE_TOO_LARGE, error
 from .values import (VECTOR_MAGIC, encode_vector, format_datetime, geometry_text, is_vector_blob,
                      parse_stored_datetime, vector_as_numpy)
@@ -182,86 +182,77 @@ def _json_load(doc: str) -> Any:
         return _INVALID
 
 
-def _json_at(doc: Any, path: str) -> Any:
-    """The JSON value at ``path`` in ``doc`` (text or parsed), or _MISSING (_INVALID when doc is not JSON)."""
+def _json_path(path: str) -> json_path.Path:
+    """``path`` parsed (cached); ValueError with Oracle's error when it is not one lite evaluates."""
+    try:
+        return json_path.parse(path)
+    except json_path.Unsupported as exc:
+        raise ValueError(f"ORA-03001: unimplemented feature in the lite backend: {exc.construct}") from None
+
+
+def _json_data(doc: Any) -> Any:
+    """The parsed document: _MISSING for NULL, _INVALID for text that is not JSON."""
     if doc is None:
         return _MISSING
-    data = _json_load(doc) if isinstance(doc, str) else doc
-    if data is _INVALID:
-        return _INVALID
-    for step in _json_path_steps(path):
-        if isinstance(step, int):
-            if not isinstance(data, list) or not -len(data) <= step < len(data):
+    return _json_load(doc) if isinstance(doc, str) else doc
+
+
+def _json_at(doc: Any, path: str) -> Any:
+    """The one JSON value a field-and-index ``path`` names in ``doc`` (simple dot notation), or _MISSING
+    (_INVALID when doc is not JSON); a field of an array is not looked for in its elements."""
+    data = _json_data(doc)
+    if data is _MISSING or data is _INVALID:
+        return data
+    for step in _json_path(path).steps:
+        if isinstance(step, json_path.Field):
+            if not isinstance(data, dict) or step.name not in data:
                 return _MISSING
-            data = data[step]
-        else:
-            if not isinstance(data, dict) or step not in data:
-                return _MISSING
-            data = data[step]
+            data = data[step.name]
+            continue
+        found = json_path.matches(data, json_path.Path((step,)))
+        if not isinstance(data, list) or len(found) != 1:
+            return _MISSING
+        data = found[0]
     return data
 
 
 def json_value(doc: Any, path: str, on_empty: Any = None, empty_default: Any = None, on_error: Any = "NULL",
                error_default: Any = None) -> Any:
-    """JSON_VALUE(doc, path [... ON EMPTY] [... ON ERROR]): the scalar at ``path`` as text.
+    """JSON_VALUE(doc, path [... ON EMPTY] [... ON ERROR]): the one scalar ``path`` reaches, as text.
 
     ``on_empty``/``on_error`` are ``NULL``, ``ERROR`` or ``DEFAULT`` (with its value); Oracle's defaults are
     NULL ON ERROR and, without an ON EMPTY clause, the ON ERROR behaviour for a path that matches nothing.
-    An object or array at the path, or a document that is not JSON, is an error (NULL by default).
+    An object or array, several values, or a document that is not JSON, is an error (NULL by default).
     """
     if doc is None:
         return None
-    data = _json_at(doc, path)
-    if data is _MISSING:
+    data = _json_data(doc)
+    found = [] if data is _INVALID else json_path.matches(data, _json_path(path))
+    if data is not _INVALID and not found:
         mode, default = (on_empty, empty_default) if on_empty is not None else (on_error, error_default)
         if mode == "ERROR":
             raise ValueError(f"ORA-40462: JSON_VALUE evaluated to no value (path {path})")
         return default if mode == "DEFAULT" else None
-    if data is _INVALID or isinstance(data, (dict, list)):
+    if data is _INVALID or len(found) > 1 or isinstance(found[0], (dict, list)):
         if on_error == "ERROR":
             raise ValueError("ORA-40441: JSON syntax error" if data is _INVALID else
+                             "ORA-40470: JSON_VALUE evaluated to multiple values" if len(found) > 1 else
                              f"ORA-40456: JSON_VALUE evaluated to non-scalar value (path {path})")
         return error_default if on_error == "DEFAULT" else None
-    if data is None or data == "":   # Oracle has no empty string: "" is NULL
+    value = found[0]
+    if value is None or value == "":   # Oracle has no empty string: "" is NULL
         return None
-    if isinstance(data, bool):
-        return "true" if data else "false"
-    if isinstance(data, float) and data.is_integer():
-        return str(int(data))
-    return str(data)
-
-
-_ANY_ITEM, _ANY_FIELD = object(), object()
-
-
-def _json_all(data: Any, steps: tuple[Any, ...]) -> list[Any]:
-    """Every value ``steps`` reach in ``data`` ([*] and .* fan out)."""
-    found = [data]
-    for step in steps:
-        following: list[Any] = []
-        for value in found:
-            if step is _ANY_ITEM:
-                following += value if isinstance(value, list) else [value]   # lax: a non-array is its one item
-            elif step is _ANY_FIELD:
-                following += list(value.values()) if isinstance(value, dict) else []
-            elif isinstance(step, int):
-                if isinstance(value, list) and -len(value) <= step < len(value):
-                    following.append(value[step])
-                elif not isinstance(value, list) and step in (0, -1):   # lax: a non-array is its one item
-                    following.append(value)
-            elif isinstance(value, dict) and step in value:
-                following.append(value[step])
-            elif isinstance(value, list):   # lax: a field step applies to each item of an array
-                following += [item[step] for item in value if isinstance(item, dict) and step in item]
-        found = following
-    return found
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def json_matches(data: Any, path: str) -> list[Any]:
-    """Every value ``path`` reaches in the parsed JSON ``data``, in document order (``[*]`` and ``.*`` fan out,
-    lax as Oracle's default: ``[*]`` on a non-array is the value itself, a field step applies to each item of
-    an array); ValueError (ORA-40442) for a path that is not one."""
-    return _json_all(data, json_wildcard_steps(path))
+    """Every value ``path`` reaches in the parsed JSON ``data``, in document order, as Oracle's lax mode reads
+    it (:mod:`json_path`); ValueError (ORA-40442) for a path that is not one."""
+    return json_path.matches(data, _json_path(path))
 
 
 def json_parsed(doc: str) -> Any:
@@ -275,22 +266,19 @@ def json_parsed(doc: str) -> Any:
 
 def json_query(doc: Any, path: str, wrapper: Any = 0) -> str | None:
     """JSON_QUERY(doc, path [WITH [CONDITIONAL] WRAPPER]): the object or array at ``path`` as JSON text; NULL
-    for scalars and misses. ``wrapper`` 1 (WITH WRAPPER): every match, in an array; 2 (CONDITIONAL): the
-    same unless the one match is an object or array."""
+    for scalars, misses and several matches (NULL ON ERROR). ``wrapper`` 1 (WITH WRAPPER): every match, in
+    an array; 2 (CONDITIONAL): the same unless the one match is an object or array."""
+    data = _json_data(doc)
+    if data is _MISSING or data is _INVALID:
+        return None
+    found = json_path.matches(data, _json_path(path))
     if wrapper:
-        if doc is None:
-            return None
-        data = _json_load(doc) if isinstance(doc, str) else doc
-        if data is _INVALID:
-            return None
-        found = _json_all(data, json_wildcard_steps(path))
         if int(wrapper) == 2 and len(found) == 1 and isinstance(found[0], (dict, list)):
             return json.dumps(found[0], separators=(",", ":"), ensure_ascii=False)
         return json.dumps(found, separators=(",", ":"), ensure_ascii=False)
-    data = _json_at(doc, path)
-    if data is _MISSING or data is _INVALID or not isinstance(data, (dict, list)):
+    if len(found) != 1 or not isinstance(found[0], (dict, list)):
         return None
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(found[0], separators=(",", ":"), ensure_ascii=False)
 
 
 def json_dot(doc: Any, path: str) -> str | None:
@@ -393,54 +381,11 @@ def is_json(value: Any) -> int | None:
 
 
 def json_exists(doc: Any, path: str) -> int | None:
-    """JSON_EXISTS(doc, path) as 1/0 (a condition)."""
-    if doc is None:
+    """JSON_EXISTS(doc, path) as 1/0 (a condition): 1 when the path reaches at least one value."""
+    data = _json_data(doc)
+    if data is _MISSING:
         return None
-    return 0 if _json_at(doc, path) in (_MISSING, _INVALID) else 1
-
-
-@functools.lru_cache(maxsize=256)
-def json_wildcard_steps(path: str) -> tuple[Any, ...]:
-    """``path``'s steps with ``[*]`` as _ANY_ITEM and ``.*`` as _ANY_FIELD (for :func:`_json_all`); ValueError
-    (ORA-40442) for a path that is not one."""
-    return tuple(_ANY_ITEM if s == "\x00" else _ANY_FIELD if s == "*" else s
-                 for s in _json_path_steps(path.replace("[*]", "[\x00]")))
-
-
-@functools.lru_cache(maxsize=256)
-def _json_path_steps(path: str) -> tuple[str | int, ...]:
-    """``path``'s field names and array indexes (parsed once per path: the functions run once per row)."""
-    if not path or not path.startswith("$"):
-        raise ValueError(f"ORA-40442: JSON path expression syntax error: {path!r}")
-    steps: list[str | int] = []
-    i, n = 1, len(path)
-    while i < n:
-        ch = path[i]
-        if ch == ".":
-            j = i + 1
-            if j < n and path[j] == '"':
-                k = path.index('"', j + 1)
-                steps.append(path[j + 1:k])
-                i = k + 1
-                continue
-            while j < n and path[j] not in ".[":
-                j += 1
-            steps.append(path[i + 1:j])
-            i = j
-        elif ch == "[" and path.startswith('["', i):
-            k = path.index('"]', i + 2)   # ["field name"]: sqlglot writes $."a b" this way
-            steps.append(path[i + 2:k])
-            i = k + 2
-        elif ch == "[":
-            k = path.index("]", i)
-            inner = path[i + 1:k].strip()
-            last = re.fullmatch(r"last(?:\s*-\s*(\d+))?", inner)
-            # [last - n] is the negative index -1 - n, which Python's list indexing reads the same way
-            steps.append(inner if inner == "\x00" else -1 - int(last.group(1) or 0) if last else int(inner))
-            i = k + 1
-        else:
-            raise ValueError(f"ORA-40442: JSON path expression syntax error: {path!r}")
-    return tuple(steps)
+    return 0 if data is _INVALID or not json_path.matches(data, _json_path(path)) else 1
 
 
 def _stored(value: Any, what: str = "DATE") -> dt.datetime:

@@ -34,7 +34,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
-import re
 from typing import Any
 
 from sqlglot import exp
@@ -42,9 +41,10 @@ from sqlglot import exp
 from .catalog import parse_type
 from .dialect import JsonTableColumn, Oracle
 from .error_catalogue import (
-    ERR_JSON_TABLE_DUPLICATE_COLUMN, ERR_JSON_TABLE_ORDINALITY, ERR_UNSUPPORTED, error,
+    ERR_JSON_PATH_SYNTAX, ERR_JSON_TABLE_DUPLICATE_COLUMN, ERR_JSON_TABLE_ORDINALITY, ERR_UNSUPPORTED, error,
 )
-from .functions import json_matches, json_parsed, json_wildcard_steps, number_in, value_length
+from . import json_path
+from .functions import json_matches, json_parsed, number_in, value_length
 from .values import format_datetime
 
 FUNCTION = "ora_json_table"
@@ -150,14 +150,12 @@ def _name(ident: exp.Expression) -> str:
 
 def _path(node: exp.Expression | None) -> str:
     text = node.name if isinstance(node, exp.Literal) else "$"
-    if "?(" in text.replace(" ", "") or re.search(r"\.\w+\s*\(\s*\)", text) or ".." in text \
-            or re.search(r"\[[^\]]*(?:to|last|,)[^\]]*\]", text, re.I):
-        raise error(ERR_UNSUPPORTED, construct=f"this JSON path in JSON_TABLE ({text}): lite reads $.field, "
-                                               f"$.\"field\", $[n], [*] and .* steps")
     try:
-        json_wildcard_steps(text)
-    except (ValueError, IndexError):
-        raise error(ERR_UNSUPPORTED, construct=f"this JSON path in JSON_TABLE ({text})") from None
+        json_path.parse(text)
+    except json_path.Unsupported as exc:
+        raise error(ERR_UNSUPPORTED, construct=f"{exc.construct} in JSON_TABLE ({text})") from None
+    except json_path.PathSyntaxError:
+        raise error(ERR_JSON_PATH_SYNTAX, path=text) from None
     return text
 
 

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorEmbedding
 from .error_catalogue import (
-    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_JSON_PATH_SYNTAX, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT,
     ERR_HYPOTHETICAL_ARGUMENTS, ERR_ORDER_BY_NOT_ALLOWED, ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
@@ -32,7 +32,7 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
-from . import grouping_sets, json_table, outer_join, rownum
+from . import grouping_sets, json_path, json_table, outer_join, rownum
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, is_analytic, is_keep, name_of
@@ -100,29 +100,17 @@ def _oracle_model(node: exp.Expression) -> str:
     return Oracle().generator().format_time(node).strip("'")  # type: ignore[union-attr]
 
 
-def _json_path_text(path: exp.Expression | None, wildcards: bool = False) -> str:
-    """The JSON path as written; filter expressions and item methods, which lite's path reader does not
-    know, are ORA-03001 (they would otherwise select nothing, silently). ``wildcards``: ``[*]`` and ``.*``
-    are read too (JSON_QUERY ... WITH WRAPPER gathers every match)."""
+def _json_path_text(path: exp.Expression | None) -> str:
+    """The JSON path as written, read once here so a path lite does not evaluate is refused by name
+    (ORA-03001) and one that is not a path is ORA-40442, before any row is read (:mod:`json_path`)."""
     text = path.sql(dialect=Oracle).strip("'") if path is not None else "$"
-    if "?(" in text or "? (" in text:
-        raise error(ERR_UNSUPPORTED, construct=f"JSON path filter expressions ({text})")
-    method = re.search(r"\.(\w+)\s*\(\s*\)", text)
-    if method:
-        raise error(ERR_UNSUPPORTED, construct=f"JSON path item methods ({method.group(1)}())")
-    if wildcards:
-        text_without = text.replace("[*]", "[0]").replace(".*", ".x")   # the rest as for any path
-        if _READABLE_JSON_PATH.match(text_without):
-            return text
-    if not _READABLE_JSON_PATH.match(text):
-        # wildcards ([*], .*) outside JSON_QUERY, ranges ([0 to 2]), descendants (..): lite reads fields and indexes
-        raise error(ERR_UNSUPPORTED, construct=f"this JSON path ({text}): lite reads $.field, $.\"field\", $[n] and "
-                                               "$[last - n] steps")
+    try:
+        json_path.parse(text)
+    except json_path.Unsupported as exc:
+        raise error(ERR_UNSUPPORTED, construct=f"{exc.construct} in {text}") from None
+    except json_path.PathSyntaxError:
+        raise error(ERR_JSON_PATH_SYNTAX, path=text) from None
     return text
-
-
-_READABLE_JSON_PATH = re.compile(
-    r'^\$(?:\.[A-Za-z_$][\w$]*|\."[^"]+"|\[\s*(?:\d+|last(?:\s*-\s*\d+)?)\s*\]|\["[^"]+"\])*$')
 
 
 def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
@@ -169,13 +157,26 @@ def _native_json_value(doc: exp.Expression, path: str, *, trusted: bool) -> exp.
         ifs=[exp.If(this=exp.Literal.string(k), true=v) for k, v in (
             ("object", exp.Null()), ("array", exp.Null()),
             ("true", exp.Literal.string("true")), ("false", exp.Literal.string("false")))],
-        default=exp.Nullif(this=exp.Cast(this=_anon("json_extract", doc.copy(), lit.copy()),
-                                         to=exp.DataType.build("TEXT")), expression=exp.Literal.string("")),
+        default=exp.Coalesce(this=exp.Nullif(this=exp.Cast(this=_anon("json_extract", doc.copy(), lit.copy()),
+                                                           to=exp.DataType.build("TEXT")),
+                                             expression=exp.Literal.string("")),
+                             expressions=[_lax_miss(doc, lit)]),
     )
     if trusted:
         return case
     return exp.Case(ifs=[exp.If(this=_anon("json_valid", doc.copy()), true=case)],
                     default=_anon("ora_json_value", doc.copy(), lit.copy()))
+
+
+def _lax_miss(doc: exp.Expression, path: exp.Literal) -> exp.Expression:
+    """Where SQLite's strict reading finds nothing, Oracle's lax mode may still find one value: a field of a
+    one-element array of objects, or ``[0]`` of a scalar. Lite's own evaluator answers those rows; a path of
+    fields only can differ only in a document with an array, so the C ``instr`` keeps the others native."""
+    lax = _anon("ora_json_value", doc.copy(), path.copy())
+    if "[" in path.name:
+        return lax
+    return exp.Case(ifs=[exp.If(this=exp.GT(this=_anon("instr", doc.copy(), exp.Literal.string("[")),
+                                            expression=exp.Literal.number(0)), true=lax)])
 
 
 def _string(node: exp.Expression) -> exp.Expression:
@@ -538,7 +539,7 @@ def json_query_call(node: exp.Expression) -> exp.Expression:
     path = node.args["path"]
     if not isinstance(path, exp.Literal):
         raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
-    text = _json_path_text(path, wildcards=bool(wrapper))
+    text = _json_path_text(path)
     return _anon("ora_json_query", node.this, exp.Literal.string(text), exp.Literal.number(wrapper))
 
 

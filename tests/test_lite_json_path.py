@@ -1,0 +1,182 @@
+"""SQL/JSON path expressions in lite: filters, item methods and array selectors, in Oracle's lax mode.
+
+The expected values are worked out by hand from the SQL/JSON path definitions
+(Oracle's JSON Developer's Guide, "SQL/JSON Path Expressions" and "Item
+Methods") on one purchase-order document shaped like the guide's own
+``j_purchaseorder`` example; each test names the rule it holds lite to.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lite_sql import failure, run
+from workshop_lib.backends.lite import connect_lite
+from workshop_lib.lite import json_path
+
+PO = {
+    "PONumber": 1600,
+    "Reference": "ABULL-20140421",
+    "Requestor": "Alexis Bull",
+    "ShippingInstructions": {"name": "Alexis Bull",
+                             "Phone": [{"type": "Office", "number": "909-555-7307"},
+                                       {"type": "Mobile", "number": "415-555-1234"}]},
+    "Special Instructions": None,
+    "AllowPartialShipment": True,
+    "LineItems": [
+        {"ItemNumber": 1, "Part": {"Description": "One Magic Christmas", "UnitPrice": 19.95}, "Quantity": 9},
+        {"ItemNumber": 2, "Part": {"Description": "Lethal Weapon", "UnitPrice": 19.95}, "Quantity": 5},
+        {"ItemNumber": 3, "Part": {"Description": "Sabrina", "UnitPrice": 4}, "Quantity": "3"},
+    ],
+    "Tags": ["film", "dvd"],
+}
+
+
+def found(path: str, data=PO) -> list:
+    return json_path.matches(data, json_path.parse(path))
+
+
+@pytest.mark.parametrize(("path", "expected"), [
+    # lax mode: a field step applies to each element of an array it meets
+    ("$.LineItems.Quantity", [9, 5, "3"]),
+    ("$.LineItems[*].Part.Description", ["One Magic Christmas", "Lethal Weapon", "Sabrina"]),
+    ("$.ShippingInstructions.Phone.type", ["Office", "Mobile"]),
+    # array selectors: single, last, ranges and lists in ascending order; an array step on a non-array is [0]
+    ("$.LineItems[1].ItemNumber", [2]),
+    ("$.LineItems[last].ItemNumber", [3]),
+    ("$.LineItems[last-2].ItemNumber", [1]),
+    ("$.LineItems[0 to 1].ItemNumber", [1, 2]),
+    ("$.LineItems[0, 2].ItemNumber", [1, 3]),
+    ("$.LineItems[1 to last].ItemNumber", [2, 3]),
+    ("$.LineItems[5].ItemNumber", []),
+    ("$.PONumber[0]", [1600]),
+    ("$.PONumber[1]", []),
+    # filters keep the items their condition holds for; an array is filtered element by element
+    ("$.LineItems?(@.Quantity > 4).ItemNumber", [1, 2]),
+    ("$.LineItems[*]?(@.Part.UnitPrice == 19.95 && @.Quantity < 9).ItemNumber", [2]),
+    ("$.LineItems?(@.Quantity > 8 || @.Part.UnitPrice < 5).ItemNumber", [1, 3]),
+    ("$.LineItems?(!(@.Quantity > 4)).ItemNumber", []),   # "3" > 4 is unknown, and so is its negation
+    ("$.LineItems?(@.Part.Description starts with \"S\").ItemNumber", [3]),
+    ("$.LineItems?(@.Part.Description has substring \"Weapon\").ItemNumber", [2]),
+    ("$.LineItems?(@.Part.Description like \"%Magic%\").ItemNumber", [1]),
+    ("$.LineItems?(@.Part.Description like_regex \"^L.*n$\").ItemNumber", [2]),
+    ("$.LineItems?(@.Part.Description eq_regex \"Sab\").ItemNumber", []),   # eq_regex matches the whole string
+    ("$.ShippingInstructions?(exists(@.Phone?(@.type == \"Mobile\"))).name", ["Alexis Bull"]),
+    ("$?(@.Tags == \"dvd\").PONumber", [1600]),       # a comparison with an array holds when one element does
+    ("$?(@.\"Special Instructions\" == null).PONumber", [1600]),
+    ("$?(@.AllowPartialShipment == true).PONumber", [1600]),
+    ("$?(@.AllowPartialShipment == \"true\").PONumber", []),   # a boolean and a string do not compare
+    ("$.LineItems?(@.Quantity == 3).ItemNumber", []),   # "3" is a string: no number equals it
+    ("$.LineItems?(@.ItemNumber == $.PONumber).ItemNumber", []),
+    # item methods: size() and type() take an array whole, the others apply to each element
+    ("$.LineItems.size()", [3]),
+    ("$.Requestor.size()", [1]),
+    ("$.LineItems.type()", ["array"]),
+    ("$.ShippingInstructions.type()", ["object"]),
+    ("$.\"Special Instructions\".type()", ["null"]),
+    ("$.Tags.upper()", ["FILM", "DVD"]),
+    ("$.Requestor.length()", [11]),
+    ("$.PONumber.length()", []),                        # not a string: no match
+    ("$.LineItems.Quantity.number()", [9, 5, 3]),       # number() reads a numeric string
+    ("$.LineItems.Quantity.numberOnly()", [9, 5]),
+    ("$.LineItems.Quantity.string()", ["9", "5", "3"]),
+    ("$.LineItems.Part.UnitPrice.floor()", [19, 19, 4]),
+    ("$.LineItems.Part.UnitPrice.ceiling()", [20, 20, 4]),
+    ("$.AllowPartialShipment.boolean()", [True]),
+    # aggregate methods act on all targeted values together, arrays unwrapped
+    ("$.LineItems.count()", [3]),
+    ("$.LineItems.Quantity.sum()", [14]),               # numbers only: the string "3" is left out
+    ("$.LineItems.Part.UnitPrice.maxNumber()", [19.95]),
+    ("$.LineItems.Part.Description.minString()", ["Lethal Weapon"]),
+    ("$.Missing.count()", [0]),
+    ("$.Missing.sum()", []),
+])
+def test_paths_against_the_definitions(path: str, expected: list) -> None:
+    assert found(path) == expected
+
+
+@pytest.mark.parametrize(("path", "construct"), [
+    ("$..Quantity", "descendant"),
+    ("$.LineItems?(@.Quantity > $limit)", "variables"),
+    ("strict $.PONumber", "strict"),
+    ("$.Requestor.date()", "date()"),
+    ("$.LineItems[2, 0]", "ascending order"),
+    ("$.LineItems[0 to 1, 1]", "ascending order"),
+    ("$.LineItems[2 to 1]", "ascending order"),
+])
+def test_what_lite_does_not_evaluate_is_named(path: str, construct: str) -> None:
+    with pytest.raises(json_path.Unsupported) as info:
+        json_path.parse(path)
+    assert construct in info.value.construct
+
+
+@pytest.mark.parametrize("path", ["", "PONumber", "$.", "$.a?(@.b >)", "$.a?(@.b == 1", "$[x]", "$.a.nosuch()",
+                                  "$.a.size().b", "$.a?(@.b like @.c)", "$.a?(@ starts \"x\")"])
+def test_what_is_not_a_path_is_ora_40442(path: str) -> None:
+    with pytest.raises(json_path.PathSyntaxError, match="ORA-40442"):
+        json_path.parse(path)
+
+
+@pytest.fixture()
+def conn(tmp_path):
+    connection = connect_lite(tmp_path, "AGENT")
+    cur = connection.cursor()
+    cur.execute("CREATE TABLE po (id NUMBER PRIMARY KEY, doc JSON)")
+    other = dict(PO, PONumber=1700, Requestor="Sarah Bell", LineItems=[
+        {"ItemNumber": 1, "Part": {"Description": "Sabrina", "UnitPrice": 4}, "Quantity": 1}], Tags=["dvd"])
+    for key, doc in ((1, PO), (2, other), (3, {"PONumber": 1800})):
+        cur.execute("INSERT INTO po VALUES (:1, :2)", [key, json.dumps(doc)])
+    yield connection
+    connection.close()
+
+
+def test_json_exists_with_a_filter_selects_rows(conn) -> None:
+    rows = run(conn, "SELECT id FROM po WHERE JSON_EXISTS(doc, '$.LineItems?(@.Part.UnitPrice > 10)') ORDER BY id")
+    assert rows == [(1,)]
+    rows = run(conn, "SELECT id FROM po WHERE JSON_EXISTS(doc, '$.LineItems?(@.Part.Description == \"Sabrina\")') "
+                     "ORDER BY id")
+    assert rows == [(1,), (2,)]
+
+
+def test_json_value_with_item_methods_and_errors(conn) -> None:
+    rows = run(conn, "SELECT id, JSON_VALUE(doc, '$.LineItems.size()'), JSON_VALUE(doc, '$.Requestor.upper()'), "
+                     "JSON_VALUE(doc, '$.LineItems.Quantity.sum()' RETURNING NUMBER) FROM po ORDER BY id")
+    assert rows == [(1, "3", "ALEXIS BULL", 14), (2, "1", "SARAH BELL", 1), (3, None, None, None)]   # no LineItems
+    # several values: NULL ON ERROR by default, ORA-40470 with ERROR ON ERROR
+    assert run(conn, "SELECT JSON_VALUE(doc, '$.LineItems.ItemNumber') FROM po WHERE id = 1") == [(None,)]
+    assert failure(conn, "SELECT JSON_VALUE(doc, '$.LineItems.ItemNumber' ERROR ON ERROR) FROM po WHERE id = 1"
+                   ).code == 40470
+    # an item method on the wrong type matches nothing: the ON EMPTY / ON ERROR handling applies
+    assert run(conn, "SELECT JSON_VALUE(doc, '$.PONumber.upper()' DEFAULT 'none' ON EMPTY) FROM po WHERE id = 1") \
+        == [("none",)]
+
+
+def test_a_field_of_a_one_element_array_is_found_by_the_fast_path_too(conn) -> None:
+    """SQLite's json_extract reads $.LineItems.ItemNumber strictly (nothing there); Oracle's lax mode finds the
+    one element's field, and so does lite, for a plain path on a JSON column as for any other."""
+    rows = run(conn, "SELECT id, JSON_VALUE(doc, '$.LineItems.ItemNumber'), JSON_VALUE(doc, '$.PONumber[0]') "
+                     "FROM po ORDER BY id")
+    assert rows == [(1, None, "1600"), (2, "1", "1700"), (3, None, "1800")]
+
+
+def test_json_query_and_json_table_take_filters(conn) -> None:
+    rows = run(conn, "SELECT JSON_QUERY(doc, '$.LineItems?(@.Quantity.number() >= 5).ItemNumber' WITH WRAPPER) "
+                     "FROM po WHERE id = 1")
+    assert rows == [([1, 2],)]   # a JSON column's JSON_QUERY is JSON, which python-oracledb returns as a list
+    rows = run(conn, "SELECT p.id, j.item, j.descr FROM po p, JSON_TABLE(p.doc, '$.LineItems[*]?(@.Part.UnitPrice < 10)' "
+                     "COLUMNS (item NUMBER PATH '$.ItemNumber', descr VARCHAR2(40) PATH '$.Part.Description.upper()')) j "
+                     "ORDER BY p.id, j.item")
+    assert rows == [(1, 3, "SABRINA"), (2, 1, "SABRINA")]
+
+
+@pytest.mark.parametrize(("sql", "code", "fragment"), [
+    ("SELECT JSON_VALUE(doc, '$..ItemNumber') FROM po", 3001, "descendant steps"),
+    ("SELECT id FROM po WHERE JSON_EXISTS(doc, '$.LineItems?(@.Quantity > $q)')", 3001, "variables"),
+    ("SELECT JSON_QUERY(doc, '$.LineItems[' WITH WRAPPER) FROM po", 40442, "JSON path expression syntax error"),
+    ("SELECT JSON_VALUE(doc, '$.PONumber.timestamp()') FROM po", 3001, "timestamp()"),
+])
+def test_paths_lite_cannot_evaluate_are_refused_before_any_row(conn, sql: str, code: int, fragment: str) -> None:
+    error = failure(conn, sql)
+    assert error.code == code and fragment in error.message, error.message
