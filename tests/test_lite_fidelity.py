@@ -507,8 +507,22 @@ CORPUS: list[Item] = [
                for i, e in enumerate(_BY_ID_EARLY)])),
     Item(SQL_REF, "SELECT employee_id, LISTAGG(last_name, ',') WITHIN GROUP (ORDER BY last_name) "
                   "OVER (ORDER BY employee_id) FROM employees", Refused("ORA-30487", "ORDER BY not allowed")),
+    # a RANGE offset over a DATE key counts days (INTERVAL DAY TO SECOND or a number): the frame holds every row
+    # hired within the year before, ties included
     Item(SQL_REF, "SELECT employee_id, SUM(salary) OVER (ORDER BY hire_date RANGE BETWEEN INTERVAL '365' DAY "
-                  "PRECEDING AND CURRENT ROW) FROM employees", Refused("ORA-03001", "INTERVAL offset")),
+                  "PRECEDING AND CURRENT ROW) FROM employees ORDER BY employee_id",
+         Rows([(e["employee_id"], sum(x["salary"] for x in EMP
+                                      if 0 <= (e["hire_date"] - x["hire_date"]).days <= 365))
+               for e in sorted(EMP, key=lambda e: e["employee_id"])])),
+    Item(SQL_REF, "SELECT employee_id, COUNT(*) OVER (ORDER BY hire_date DESC RANGE BETWEEN CURRENT ROW AND 30.5 "
+                  "FOLLOWING) FROM employees ORDER BY employee_id",
+         Rows([(e["employee_id"], sum(1 for x in EMP if 0 <= (e["hire_date"] - x["hire_date"]).total_seconds()
+                                      <= 30.5 * 86400))
+               for e in sorted(EMP, key=lambda e: e["employee_id"])])),
+    Item(SQL_REF, "SELECT SUM(salary) OVER (ORDER BY last_name RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) "
+                  "FROM employees", Refused("ORA-00932", "inconsistent datatypes")),
+    Item(SQL_REF, "SELECT SUM(salary) OVER (ORDER BY hire_date RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND "
+                  "CURRENT ROW) FROM employees", Refused("ORA-03001", "YEAR TO MONTH")),
     Item(SQL_REF, "SELECT MONTHS_BETWEEN(DATE '2024-03-15', DATE '2024-01-31'), ADD_MONTHS(DATE '2024-04-30', 1) "
                   "FROM dual", Rows([(2 + (15 - 31) / 31, D(2024, 5, 31))])),   # the reference's formula, by hand
     Item(ORACLEDB, "SELECT last_name FROM employees WHERE employee_id = :id FOR UPDATE NOWAIT",

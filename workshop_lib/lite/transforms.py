@@ -933,8 +933,6 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
                                                f"({node.this.sql(dialect=Oracle)[:60]})")
     if isinstance(node, exp.Lateral):
         raise error(ERR_UNSUPPORTED, construct="LATERAL inline views (use a join or a correlated subquery)")
-    if isinstance(node, exp.WindowSpec) and any(isinstance(node.args.get(k), exp.Interval) for k in ("start", "end")):
-        raise error(ERR_UNSUPPORTED, construct="a RANGE window frame with an INTERVAL offset")
     if isinstance(node, Prediction):
         raise error(ERR_UNSUPPORTED_PREDICTION)
     return node

@@ -49,6 +49,7 @@ from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exp
     date_literal, merge_to_update_insert, prepare, rewrite_node,
 )
 
+_DAY_FRACTION = {"DAY": 1.0, "HOUR": 1 / 24, "MINUTE": 1 / 1440, "SECOND": 1 / 86400}
 METRICS = {"COSINE", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "L2", "L2_SQUARED", "DOT", "MANHATTAN", "L1"}
 
 
@@ -570,6 +571,8 @@ class Translator:
                 self._listagg_value(node)
             elif isinstance(node, exp.Extract):
                 self._extract(node)
+            elif isinstance(node, exp.WindowSpec) and str(node.args.get("kind") or "").upper() == "RANGE":
+                self._range_offsets(node)
             elif isinstance(node, exp.JSONValue) and self._type(node.this) == "JSON":
                 node.meta["json_column"] = True  # validated on write: the C fast path needs no json_valid
             elif isinstance(node, exp.Cast):
@@ -656,6 +659,42 @@ class Translator:
             raise error(ERR_INCONSISTENT_DATATYPES, expected="NUMBER", got=rt)
         amount = exp.Neg(this=exp.Paren(this=right)) if sub else right
         node.replace(_anon("ora_date_add", left, amount))
+
+    def _range_offsets(self, spec: exp.WindowSpec) -> None:
+        """``RANGE BETWEEN n PRECEDING ...`` over a DATE or TIMESTAMP key counts days, and an INTERVAL DAY TO
+        SECOND offset its days and fractions of one, as in Oracle: the key becomes its Julian day number (the
+        same order) and the offsets days. SQLite would compare the stored text with a number and put every row
+        in a frame of its own. A character key with an offset is ORA-00932 (Oracle wants a number or a date)."""
+        sides = [k for k in ("start", "end") if not isinstance(spec.args.get(k), (str, type(None)))
+                 and not (isinstance(spec.args.get(k), exp.Var))]
+        window = spec.parent
+        order = window.args.get("order") if isinstance(window, exp.Window) else None
+        if not sides or order is None or len(order.expressions) != 1:
+            return
+        ordered = order.expressions[0]
+        key = ordered.this if isinstance(ordered, exp.Ordered) else ordered
+        kind = self._type(key)
+        if kind in ("VARCHAR2", "CHAR", "CLOB", "NVARCHAR2"):
+            raise error(ERR_INCONSISTENT_DATATYPES, expected="NUMBER or DATE (a RANGE offset's ORDER BY key)",
+                        got=kind)
+        if kind not in DATETIME_TYPES:
+            if any(isinstance(spec.args[k], exp.Interval) for k in sides):
+                raise error(ERR_INCONSISTENT_DATATYPES, expected="DATE or TIMESTAMP (an INTERVAL RANGE offset's "
+                                                               "ORDER BY key)", got=kind or "NUMBER")
+            return
+        for side in sides:
+            parts = _interval_parts(spec.args[side])
+            if parts is None:
+                continue
+            amount, unit = parts
+            if unit in ("YEAR", "MONTH") or not isinstance(amount, exp.Literal):
+                raise error(ERR_UNSUPPORTED, construct="a RANGE window frame with a YEAR TO MONTH or computed "
+                                                       "INTERVAL offset (months are not a fixed number of days)")
+            days = float(amount.this) * _DAY_FRACTION[unit]
+            spec.set(side, exp.Literal.number(int(days) if days.is_integer() else days))
+        julian = _anon("julianday", key.copy())
+        julian.meta["lite"] = True   # SQLite's own function, written by lite (not a name Oracle SQL may call)
+        key.replace(julian)
 
     def _datetime_comparison(self, node: exp.Expression) -> None:
         operands = _compared(node)
