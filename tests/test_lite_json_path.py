@@ -180,3 +180,59 @@ def test_json_query_and_json_table_take_filters(conn) -> None:
 def test_paths_lite_cannot_evaluate_are_refused_before_any_row(conn, sql: str, code: int, fragment: str) -> None:
     error = failure(conn, sql)
     assert error.code == code and fragment in error.message, error.message
+
+
+# JSON_SERIALIZE, JSON_MERGEPATCH and JSON_EQUAL (read and changed as whole documents)
+
+def test_json_serialize_writes_compact_strict_text(conn) -> None:
+    assert run(conn, "SELECT JSON_SERIALIZE('{a : 1, \"b\" : [true, null]}') FROM dual") == [('{"a":1,"b":[true,null]}',)]
+    assert run(conn, "SELECT JSON_SERIALIZE(doc) FROM po WHERE id = 3") == [('{"PONumber":1800}',)]
+    assert run(conn, "SELECT JSON_SERIALIZE(NULL) FROM dual") == [(None,)]
+    assert failure(conn, "SELECT JSON_SERIALIZE('{a:') FROM dual").code == 40441
+
+
+@pytest.mark.parametrize(("target", "patch", "expected"), [
+    # RFC 7396's own examples (Appendix A), a selection
+    ({"a": "b"}, {"a": "c"}, {"a": "c"}),
+    ({"a": "b"}, {"b": "c"}, {"a": "b", "b": "c"}),
+    ({"a": "b"}, {"a": None}, {}),
+    ({"a": "b", "b": "c"}, {"a": None}, {"b": "c"}),
+    ({"a": ["b"]}, {"a": "c"}, {"a": "c"}),
+    ({"a": "c"}, {"a": ["b"]}, {"a": ["b"]}),
+    ({"a": {"b": "c"}}, {"a": {"b": "d", "c": None}}, {"a": {"b": "d"}}),
+    ({"a": [{"b": "c"}]}, {"a": [1]}, {"a": [1]}),
+    (["a", "b"], ["c", "d"], ["c", "d"]),
+    ({"a": "b"}, ["c"], ["c"]),
+    ({"e": None}, {"a": 1}, {"e": None, "a": 1}),
+    ([1, 2], {"a": "b", "c": None}, {"a": "b"}),
+    ({}, {"a": {"bb": {"ccc": None}}}, {"a": {"bb": {}}}),
+])
+def test_json_mergepatch_follows_rfc_7396(conn, target, patch, expected) -> None:
+    rows = run(conn, "SELECT JSON_MERGEPATCH(:t, :p) FROM dual", {"t": json.dumps(target), "p": json.dumps(patch)})
+    assert json.loads(rows[0][0]) == expected
+
+
+def test_json_mergepatch_changes_a_json_column(conn) -> None:
+    run(conn, "UPDATE po SET doc = JSON_MERGEPATCH(doc, '{\"Requestor\":\"A. Bull\",\"Tags\":null}') WHERE id = 1")
+    assert run(conn, "SELECT JSON_VALUE(doc, '$.Requestor'), JSON_EXISTS(doc, '$.Tags') FROM po WHERE id = 1") \
+        == [("A. Bull", 0)]
+
+
+def test_json_equal_compares_values_not_text(conn) -> None:
+    rows = run(conn, "SELECT id FROM po WHERE JSON_EQUAL(doc, '{\"PONumber\" : 1800.0}') ORDER BY id")
+    assert rows == [(3,)]
+    cases = [('{"a":1,"b":2}', '{"b":2,"a":1}', 1), ('[1,2]', '[2,1]', 0), ('{"a":true}', '{"a":1}', 0),
+             ('{"a":null}', '{}', 0), ('"x"', '"x"', 1), ('{a:1}', '{"a":1}', 1)]
+    for left, right, equal in cases:
+        assert run(conn, "SELECT COUNT(*) FROM dual WHERE JSON_EQUAL(:l, :r)", {"l": left, "r": right}) \
+            == [(equal,)], (left, right)
+
+
+@pytest.mark.parametrize(("sql", "fragment"), [
+    ("SELECT JSON_TRANSFORM(doc, SET '$.a' = 1) FROM po", "JSON_TRANSFORM"),
+    ("SELECT JSON_SERIALIZE(doc PRETTY) FROM po", "JSON_SERIALIZE(... PRETTY)"),
+    ("SELECT JSON_MERGEPATCH(doc, '{}' RETURNING CLOB) FROM po", "JSON_MERGEPATCH(... RETURNING)"),
+])
+def test_json_functions_lite_lacks_are_named(conn, sql: str, fragment: str) -> None:
+    error = failure(conn, sql)
+    assert error.code == 3001 and fragment in error.message, error.message

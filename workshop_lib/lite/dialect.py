@@ -83,6 +83,13 @@ def _parse_prediction(self: OracleParser) -> exp.Expression:
     return self.expression(Prediction(this=model, expressions=inputs))
 
 
+class VarSamp(exp.Expression, exp.AggFunc):
+    """``VAR_SAMP(x)``: sqlglot reads it as VARIANCE, which differs for one row (VARIANCE 0, VAR_SAMP NULL)."""
+
+    arg_types = {"this": True}
+    _sql_names = ["VAR_SAMP"]
+
+
 class JsonQuery(exp.Expression, exp.Func):
     """``JSON_QUERY(doc, path [options])`` with its options as written (``WITH [CONDITIONAL|UNCONDITIONAL]
     [ARRAY] WRAPPER``, ``RETURNING ...``, ``... ON ERROR``): the stock parser stops at WITH."""
@@ -352,6 +359,11 @@ class WorkshopOracleParser(OracleParser):
     CONSTRAINT_PARSERS = {
         **OracleParser.CONSTRAINT_PARSERS,
         "DEFAULT": lambda self: self._parse_oracle_default(),
+    }
+
+    FUNCTIONS = {
+        **OracleParser.FUNCTIONS,
+        "VAR_SAMP": VarSamp.from_arg_list,
     }
 
     FUNCTION_PARSERS = {

@@ -464,6 +464,8 @@ ERR_UNSUPPORTED_WITHIN_GROUP = _unsupported(
 ERR_HYPOTHETICAL_ARGUMENTS = ErrorSpec(
     909, "invalid number of arguments ({function}(...) WITHIN GROUP takes one value per ORDER BY key)",
     "give the hypothetical row one value for each ORDER BY expression, in the same order")
+ERR_MISSING_WINDOW = ErrorSpec(30484, "missing window specification for this function ({function})",
+                                "write {function}(x) OVER ([PARTITION BY ...])")
 ERR_ORDER_BY_NOT_ALLOWED = ErrorSpec(
     30487, "ORDER BY not allowed here ({function} takes only PARTITION BY in its OVER clause)",
     "write OVER (PARTITION BY ...) without ORDER BY or a window frame")
@@ -501,6 +503,12 @@ ERR_UNSUPPORTED_DEFAULT = _unsupported(
 ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN = _unsupported(
     "partitioned outer joins (FROM t PARTITION BY (...) ... OUTER JOIN)",
     "CROSS JOIN the partition values with the dimension, then LEFT OUTER JOIN the facts")
+ERR_UNSUPPORTED_JSON_FUNCTION = _unsupported(
+    "{function} (lite has JSON_VALUE, JSON_QUERY, JSON_EXISTS, JSON_TABLE, JSON_SERIALIZE, JSON_MERGEPATCH, "
+    "JSON_EQUAL and the JSON generation functions)",
+    "read the document with JSON_QUERY / JSON_TABLE, or change it with JSON_MERGEPATCH(doc, patch)")
+ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION = _unsupported(
+    "{function}(... {option}) (lite writes {function}'s result as compact JSON text, without options)")
 ERR_UNSUPPORTED_MERGE_DELETE = _unsupported("MERGE ... UPDATE SET ... DELETE WHERE",
                                             "run a DELETE for those rows after the MERGE")
 

@@ -290,6 +290,67 @@ def json_dot(doc: Any, path: str) -> str | None:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def _json_document(value: Any, function: str) -> Any:
+    """An argument of JSON_SERIALIZE / JSON_MERGEPATCH / JSON_EQUAL parsed (lax syntax, as Oracle reads JSON
+    text by default); ORA-40441 naming the function when it is not JSON."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    data = _json_load(value) if isinstance(value, str) else _INVALID
+    if data is _INVALID:
+        raise ValueError(f"ORA-40441: JSON syntax error (the argument of {function} is not JSON)")
+    return data
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_serialize(value: Any) -> str | None:
+    """JSON_SERIALIZE(doc): the JSON value as compact JSON text (lax input, such as ``{a:1}``, written strictly)."""
+    return None if value is None else _compact(_json_document(value, "JSON_SERIALIZE"))
+
+
+def json_mergepatch(target: Any, patch: Any) -> str | None:
+    """JSON_MERGEPATCH(target, patch): ``target`` changed by ``patch`` as RFC 7396 defines it (a patch member
+    that is null removes the field, an object merges recursively, anything else replaces), as JSON text."""
+    if target is None or patch is None:
+        return None
+
+    def merged(base: Any, change: Any) -> Any:
+        if not isinstance(change, dict):
+            return change
+        out = dict(base) if isinstance(base, dict) else {}
+        for key, value in change.items():
+            if value is None:
+                out.pop(key, None)
+            else:
+                out[key] = merged(out.get(key), value)
+        return out
+
+    return _compact(merged(_json_document(target, "JSON_MERGEPATCH"), _json_document(patch, "JSON_MERGEPATCH")))
+
+
+def json_equal(left: Any, right: Any) -> int | None:
+    """JSON_EQUAL(a, b) as 1/0: the same JSON value whatever the spacing and member order; numbers equal by
+    value (``1`` and ``1.0``), a boolean never equal to a number. NULL for a NULL argument."""
+    if left is None or right is None:
+        return None
+
+    def same(a: Any, b: Any) -> bool:
+        if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+            return type(a) is type(b) and a == b
+        if isinstance(a, dict) and isinstance(b, dict):
+            return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+        if isinstance(a, list) and isinstance(b, list):
+            return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        numbers = (int, float)
+        if isinstance(a, numbers) and isinstance(b, numbers):
+            return a == b
+        return type(a) is type(b) and a == b
+
+    return int(same(_json_document(left, "JSON_EQUAL"), _json_document(right, "JSON_EQUAL")))
+
+
 def varchar_in(value: Any, length: Any, in_bytes: Any = 1) -> Any:
     """A value written to a VARCHAR2(n)/CHAR(n) column: ORA-12899 when it is longer than ``n``.
 
@@ -1359,6 +1420,9 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_query": (json_query, -1, True),
     "ora_json_exists": (json_exists, 2, True),
     "ora_json_dot": (json_dot, 2, True),
+    "ora_json_serialize": (json_serialize, 1, True),
+    "ora_json_mergepatch": (json_mergepatch, 2, True),
+    "ora_json_equal": (json_equal, 2, True),
     "ora_is_json": (is_json, 1, True),
     "ora_round": (oracle_round, 2, True),
     "ora_varchar_in": (varchar_in, 3, True),
@@ -1548,6 +1612,73 @@ def _aggregate(function: str, values: list[Any]) -> Any:
     return _plain_number(variance if function == "VARIANCE" else math.sqrt(variance))
 
 
+_ONE_ARGUMENT_STATISTICS = frozenset({"VARIANCE", "VAR_SAMP", "VAR_POP", "STDDEV", "STDDEV_SAMP", "STDDEV_POP"})
+
+
+def _statistic(function: str, rows: list[tuple[Any, ...]]) -> Any:
+    """One of Oracle's statistical aggregates over ``rows`` (values, or (y, x) pairs, NULLs already left out),
+    by the SQL Language Reference's definitions; sums by math.fsum around the mean (two passes)."""
+    n = len(rows)
+    if function == "REGR_COUNT":
+        return n
+    if n == 0:
+        return None
+    if function in _ONE_ARGUMENT_STATISTICS:
+        values = [_numeric(r[0]) for r in rows]
+        mean = math.fsum(values) / n
+        squares = math.fsum((v - mean) ** 2 for v in values)
+        if function.endswith("_POP"):
+            variance = squares / n
+        elif n == 1:
+            variance = 0 if function in ("VARIANCE", "STDDEV") else None   # VARIANCE and STDDEV: 0 for one value
+        else:
+            variance = squares / (n - 1)
+        if variance is None:
+            return None
+        return _plain_number(math.sqrt(variance) if function.startswith("STDDEV") else variance)
+    ys, xs = [_numeric(r[0]) for r in rows], [_numeric(r[1]) for r in rows]
+    my, mx = math.fsum(ys) / n, math.fsum(xs) / n
+    sxy = math.fsum((y - my) * (x - mx) for y, x in zip(ys, xs))
+    sxx = math.fsum((x - mx) ** 2 for x in xs)
+    syy = math.fsum((y - my) ** 2 for y in ys)
+    result = {
+        "COVAR_POP": sxy / n,
+        "COVAR_SAMP": sxy / (n - 1) if n > 1 else None,
+        "CORR": sxy / math.sqrt(sxx * syy) if sxx and syy else None,
+        "REGR_SLOPE": sxy / sxx if sxx else None,
+        "REGR_INTERCEPT": my - sxy / sxx * mx if sxx else None,
+        "REGR_R2": None if not sxx else 1 if not syy else sxy * sxy / (sxx * syy),
+        "REGR_AVGX": mx, "REGR_AVGY": my, "REGR_SXX": sxx, "REGR_SYY": syy, "REGR_SXY": sxy,
+    }[function]
+    return None if result is None else _plain_number(result)
+
+
+class Statistic:
+    """Oracle's statistical aggregates as ``ora_stat(function, distinct, y [, x])``, also as window functions:
+    VARIANCE, VAR_SAMP, VAR_POP, STDDEV, STDDEV_SAMP, STDDEV_POP of one expression, and CORR, COVAR_POP,
+    COVAR_SAMP and the REGR_ functions of a (y, x) pair, rows with a NULL left out (SQLite has none of them)."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Any, ...]] = []
+        self.function, self.distinct = "VARIANCE", False
+
+    def step(self, function: Any, distinct: Any, *values: Any) -> None:
+        self.function, self.distinct = str(function), bool(distinct)
+        if None not in values:
+            self.rows.append(values)
+
+    def inverse(self, function: Any, distinct: Any, *values: Any) -> None:
+        if None not in values:
+            self.rows.remove(values)
+
+    def value(self) -> Any:
+        rows = list(dict.fromkeys(self.rows)) if self.distinct else self.rows
+        return _statistic(self.function, rows)
+
+    def finalize(self) -> Any:
+        return self.value()
+
+
 class Keep(ListAgg):
     """``agg(x) KEEP (DENSE_RANK FIRST|LAST ORDER BY k1 ..., ...)`` as ``ora_keep(agg, last, x, k1, flags1, ...)``:
     ``agg`` (MIN, MAX, SUM, AVG, COUNT, VARIANCE, STDDEV) over the rows whose sort keys rank first (``last``
@@ -1698,6 +1829,7 @@ AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_listagg": (ListAgg, -1),
     "ora_json_arrayagg": (JsonArrayAgg, -1),
     "ora_keep": (Keep, -1),
+    "ora_stat": (Statistic, -1),
     "ora_percentile": (Percentile, 4),
     "ora_frame_value": (FrameValue, 6),
     **{f"ora_hyp_{kind.lower()}": (cls, -1) for kind, cls in _HYPOTHETICAL.items()},

@@ -20,10 +20,17 @@ from .error_catalogue import (
     ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
     ERR_QUOTED_STRING_NOT_TERMINATED,
     ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
-    ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
+    ERR_UNSUPPORTED_JSON_FUNCTION, ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION, ERR_UNSUPPORTED_MERGE_DELETE,
+    ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
     ERR_UNSUPPORTED_PLSQL,
     error,
 )
+
+# Oracle JSON functions whose arguments sqlglot cannot parse, and JSON_SERIALIZE's options: lite names them
+# (ORA-03001) instead of reporting valid Oracle SQL as a syntax error.
+_UNREAD_JSON_FUNCTIONS = frozenset({"JSON_TRANSFORM"})
+_JSON_SERIALIZERS = frozenset({"JSON_SERIALIZE", "JSON_MERGEPATCH"})
+_JSON_SERIALIZE_OPTIONS = frozenset({"PRETTY", "ASCII", "TRUNCATE", "ORDERED", "RETURNING", "EXTENDED"})
 
 _TOKENIZER = Oracle().tokenizer_class  # class; instantiated per call (tokenizers keep state)
 
@@ -172,6 +179,12 @@ def check(sql: str) -> list[Token]:
         if tok.token_type == TokenType.DELETE and nxt is not None and nxt.token_type == TokenType.WHERE \
                 and tokens[0].token_type == TokenType.MERGE:
             raise error(ERR_UNSUPPORTED_MERGE_DELETE)
+        if text in _UNREAD_JSON_FUNCTIONS and nxt is not None and nxt.token_type == TokenType.L_PAREN \
+                and not _is_quoted(tok):
+            raise error(ERR_UNSUPPORTED_JSON_FUNCTION, function=text)   # sqlglot cannot parse them: name them
+        if owner.get(depth) in _JSON_SERIALIZERS and text in _JSON_SERIALIZE_OPTIONS \
+                and tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER):
+            raise error(ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION, function=owner[depth], option=text)
         if tok.token_type == TokenType.L_PAREN:
             depth += 1
             clause[depth] = ""

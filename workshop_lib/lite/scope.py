@@ -51,6 +51,7 @@ _FUNC_TYPES = {
     "ora_sdo_dim_array": "VARCHAR2", "ora_sdo_dim_element": "VARCHAR2", "ora_json_dot": "JSON", "ora_round": "NUMBER", "ora_mod": "NUMBER",
     "ora_divide": "NUMBER",
     "ora_next_day": "DATE", "ora_translate": "VARCHAR2",
+    "json_serialize": "VARCHAR2", "ora_json_serialize": "VARCHAR2", "ora_stat": "NUMBER",
 }
 DATETIME_TYPES = ("DATE", "TIMESTAMP")
 

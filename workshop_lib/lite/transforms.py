@@ -21,9 +21,9 @@ from typing import Callable, Sequence
 
 from sqlglot import exp
 
-from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VectorEmbedding
+from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VarSamp, VectorEmbedding
 from .error_catalogue import (
-    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_JSON_PATH_SYNTAX, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_JSON_PATH_SYNTAX, ERR_MISSING_WINDOW, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT,
     ERR_HYPOTHETICAL_ARGUMENTS, ERR_ORDER_BY_NOT_ALLOWED, ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
@@ -56,6 +56,7 @@ _RENAMES = {
     "SDO_GEOMETRY": "ora_sdo_geometry", "SDO_POINT_TYPE": "ora_sdo_point",
     "SDO_WITHIN_DISTANCE": "ora_sdo_within_distance", "TRUNC": "ora_trunc",
     "SDO_DIM_ARRAY": "ora_sdo_dim_array", "SDO_DIM_ELEMENT": "ora_sdo_dim_element",
+    "JSON_SERIALIZE": "ora_json_serialize", "JSON_MERGEPATCH": "ora_json_mergepatch", "JSON_EQUAL": "ora_json_equal",
 }
 
 # --------------------------------------------------------------------------- rewrites
@@ -361,7 +362,32 @@ _REGEXP_SUBSTR_ARGS = ("position", "occurrence", "parameters", "group")
 
 #: sqlglot node class -> its SQLite form, for rewrites that need only the node itself (sqlglot's
 #: Generator.TRANSFORMS). Rewrites that need scopes, types or slots stay in the Translator.
+#: Oracle's statistical aggregates (sqlglot's node -> the name ``ora_stat`` computes: functions.Statistic)
+_STATISTICS = {exp.Variance: "VARIANCE", VarSamp: "VAR_SAMP", exp.VariancePop: "VAR_POP", exp.Stddev: "STDDEV",
+               exp.StddevSamp: "STDDEV_SAMP", exp.StddevPop: "STDDEV_POP", exp.Corr: "CORR",
+               exp.CovarPop: "COVAR_POP", exp.CovarSamp: "COVAR_SAMP", exp.RegrSlope: "REGR_SLOPE",
+               exp.RegrIntercept: "REGR_INTERCEPT", exp.RegrCount: "REGR_COUNT", exp.RegrR2: "REGR_R2",
+               exp.RegrAvgx: "REGR_AVGX", exp.RegrAvgy: "REGR_AVGY", exp.RegrSxx: "REGR_SXX",
+               exp.RegrSyy: "REGR_SYY", exp.RegrSxy: "REGR_SXY"}
+
+
+def statistic_call(node: exp.Expression) -> exp.Expression:
+    """``STDDEV([DISTINCT] x)``, ``CORR(y, x)``, ``REGR_SLOPE(y, x)``, ... become ``ora_stat('NAME', distinct, y
+    [, x])`` (functions.Statistic), as an aggregate or with OVER; REGR_COUNT over no rows is 0, as COUNT is."""
+    if isinstance(node.parent, exp.Window) and is_keep(node.parent):
+        return node   # VARIANCE / STDDEV ... KEEP (...): keep_and_percentiles reads the node as it is
+    name = _STATISTICS[type(node)]
+    first = node.this
+    distinct = isinstance(first, exp.Distinct)
+    if distinct:
+        first = first.expressions[0]
+    values = [first] + ([node.expression] if node.args.get("expression") is not None else [])
+    call = _anon("ora_stat", exp.Literal.string(name), exp.Literal.number(int(distinct)), *values)
+    return _over_no_rows(call, 0) if name == "REGR_COUNT" and not isinstance(node.parent, exp.Window) else call
+
+
 TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression]] = {
+    **{cls: statistic_call for cls in _STATISTICS},
     # MEDIAN is PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x) (the Reference defines it so): one aggregate
     exp.Median: lambda node: _anon("ora_percentile", exp.Literal.number(0.5), exp.Literal.string("CONT"),
                                    exp.Literal.number(0), node.this),
@@ -595,6 +621,10 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
     fname = node.name.upper()
     if isinstance(node.parent, exp.Dot) and node.parent.expression is node:
         return node  # PACKAGE.FUNCTION(...): rewritten with its Dot by package_function_call
+    if fname == "RATIO_TO_REPORT":
+        if isinstance(node.parent, exp.Window) and node.parent.this is node:
+            return node   # rewritten with its OVER clause by ratio_to_report
+        raise error(ERR_MISSING_WINDOW, function=fname)
     if fname == "JSON_QUERY":
         if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
             raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
@@ -613,6 +643,20 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
     if fname in _NATIVE:
         return node
     raise error(ERR_UNKNOWN_FUNCTION, name=fname)
+
+
+def ratio_to_report(node: exp.Expression) -> exp.Expression:
+    """``RATIO_TO_REPORT(x) OVER ([PARTITION BY ...])`` is ``x / SUM(x) OVER ([PARTITION BY ...])``, as the
+    Reference defines it (NULL for a NULL ``x``; a zero sum is ORA-01476, as any division by zero)."""
+    if not (isinstance(node, exp.Window) and isinstance(node.this, exp.Anonymous)
+            and node.this.name.upper() == "RATIO_TO_REPORT"):
+        return node
+    if len(node.this.expressions) != 1:
+        raise error(ERR_WRONG_NUMBER_OF_ARGUMENTS, function="RATIO_TO_REPORT")
+    value = node.this.expressions[0]
+    total = node.copy()
+    total.set("this", exp.Sum(this=value.copy()))
+    return _anon("ora_divide", value.copy(), total)
 
 
 @unsupported_args(exp.Fetch,
@@ -865,6 +909,7 @@ PASSES: tuple[Pass, ...] = (
     json_query_call,
     interval_number_call,
     oracle_function_call,
+    ratio_to_report,
     one_to_one_functions,
     fetch_first_rows_only,
     interval_literal,
@@ -882,6 +927,7 @@ rewrite_node: Pass = preprocess(PASSES)
 # --------------------------------------------------------------------------- refusals and parse-time passes
 
 _PARTITION_ONLY = {exp.GroupConcat: "LISTAGG", exp.Median: "MEDIAN", exp.JSONArrayAgg: "JSON_ARRAYAGG"}
+_PARTITION_ONLY_BY_NAME = ("RATIO_TO_REPORT",)
 
 
 def _partition_only_function(inner: exp.Expression) -> str | None:
@@ -890,6 +936,8 @@ def _partition_only_function(inner: exp.Expression) -> str | None:
         return "KEEP (DENSE_RANK ...)"
     if isinstance(inner, exp.WithinGroup) and isinstance(inner.this, exp.Func):
         return inner.this.sql_name()
+    if isinstance(inner, exp.Anonymous) and inner.name.upper() in _PARTITION_ONLY_BY_NAME:
+        return inner.name.upper()
     return _PARTITION_ONLY.get(type(inner))
 
 
