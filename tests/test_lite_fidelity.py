@@ -1809,7 +1809,7 @@ DOC_CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT REPLACE('JACK and JUE','J','BL') \"Changes\" FROM DUAL", Rows([("BLACK and BLUE",)])),
     Item(SQL_REF, "SELECT TRANSLATE('SQL*Plus User''s Guide', ' */''', '___') FROM DUAL",
          Rows([("SQL_Plus_Users_Guide",)])),
-    Item(SQL_REF, "SELECT REVERSE('abc') FROM DUAL", Refused("ORA-00904", "REVERSE")),
+    Item(SQL_REF, "SELECT REVERSE('abc') FROM DUAL", Refused("ORA-03001", "the Oracle function REVERSE")),
     Item(SQL_REF, "SELECT REGEXP_REPLACE('500   Oracle     Parkway,    Redwood  Shores, CA', '( ){2,}', ' ') "
                   "\"REGEXP_REPLACE\" FROM DUAL", Rows([("500 Oracle Parkway, Redwood Shores, CA",)])),
     Item(SQL_REF, "SELECT REGEXP_SUBSTR('http://www.example.com/products', "
@@ -1876,9 +1876,14 @@ DOC_CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT CAST('abc' AS VARCHAR2(2)) FROM DUAL", Refused("ORA-25137")),
     Item(SQL_REF, "SELECT COALESCE(NULL, NULL, 3, 4) FROM DUAL", Rows([(3,)])),
     Item(SQL_REF, "SELECT DECODE(NULL, NULL, 'null matches', 'no') FROM DUAL", Rows([("null matches",)])),
-    Item(SQL_REF, "SELECT LNNVL(1 = 2) FROM DUAL", Refused("ORA-00904", "LNNVL")),
-    Item(SQL_REF, "SELECT 1 FROM DUAL WHERE LNNVL(1 = 2)", Refused("ORA-00904", "LNNVL")),
-    Item(SQL_REF, "SELECT SYS_GUID() FROM DUAL", Refused("ORA-00904", "SYS_GUID")),
+    Item(SQL_REF, "SELECT LNNVL(1 = 2) FROM DUAL", Refused("ORA-03001", "the Oracle function LNNVL")),
+    Item(SQL_REF, "SELECT 1 FROM DUAL WHERE LNNVL(1 = 2)", Refused("ORA-03001", "the Oracle function LNNVL")),
+    # lite has no RAW values (SYS_GUID's, RAWTOHEX's): named as its limit, where Oracle would run them
+    Item(SQL_REF, "SELECT SYS_GUID() FROM DUAL", Refused("ORA-03001", "the Oracle function SYS_GUID")),
+    Item(SQL_REF, "SELECT NANVL(1, 0), TO_BINARY_DOUBLE('2.5'), BIN_TO_NUM(1, 0, 1, 1), NLS_UPPER('abc'), "
+                  "TO_NCHAR(12) FROM DUAL", Rows([(1, 2.5, 11, "ABC", "12")])),
+    Item(SQL_REF, "SELECT ORA_HASH('abc') FROM DUAL", Refused("ORA-03001", "the Oracle function ORA_HASH")),
+    Item(SQL_REF, "SELECT ora_to_char(1) FROM DUAL", Refused("ORA-00904", "ORA_TO_CHAR")),   # lite's own helper
     Item(SQL_REF, "SELECT SOUNDEX('SMYTHE'), SOUNDEX('Smith') FROM DUAL", Rows([("S530", "S530")])),
     Item(SQL_REF, "SELECT 'a' || NULL || 'b' FROM DUAL", Rows([("ab",)])),
     Item(SQL_REF, "SELECT 10 / 4, 10 / 5, -7 / 2 FROM DUAL", Rows([(2.5, 2, -3.5)])),
@@ -1948,8 +1953,9 @@ DOC_CORPUS: list[Item] = [
     Item(AI_VECTOR, "SELECT VECTOR_DISTANCE(TO_VECTOR('[1, 2]'), TO_VECTOR('[1, 2, 3]'), COSINE) FROM DUAL",
          Refused("ORA-51808")),
     Item(AI_VECTOR, "SELECT VECTOR_DIMENSION_FORMAT(TO_VECTOR('[1, 2]', 2, FLOAT64)) FROM DUAL",
-         Refused("ORA-00904", "VECTOR_DIMENSION_FORMAT")),
-    Item(AI_VECTOR, "SELECT FROM_VECTOR(TO_VECTOR('[1, 2]')) FROM DUAL", Refused("ORA-00904", "FROM_VECTOR")),
+         Refused("ORA-03001", "the Oracle function VECTOR_DIMENSION_FORMAT")),
+    Item(AI_VECTOR, "SELECT FROM_VECTOR(TO_VECTOR('[1, 2]')) FROM DUAL",
+         Refused("ORA-03001", "the Oracle function FROM_VECTOR")),
     Item(AI_VECTOR, "SELECT TO_VECTOR('[1, 2]', 2, INT8) FROM DUAL", Refused("ORA-51813", "INT8")),   # named as lite's limit
     Item(AI_VECTOR, "SELECT TO_VECTOR('[1, x]') FROM DUAL", Refused("ORA-51805")),
 ]

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import LiteDatabaseError, LiteNotSupportedError
+from .oracle_functions import ORACLE_FUNCTIONS
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ ERR_TABLE_DOES_NOT_EXIST_IN_QUERY = ErrorSpec(942, 'table or view "{owner}"."{ta
 ERR_INVALID_IDENTIFIER = ErrorSpec(904, '"{name}": invalid identifier')
 ERR_UNKNOWN_FUNCTION = ErrorSpec(
     904, '"{name}": invalid identifier',
-    "this function is not Oracle SQL, or not one the lite backend implements")
+    "no Oracle SQL function has this name: check its spelling, or whether it is a function of your schema "
+    "that was never created")
 ERR_NON_ORACLE_FUNCTION = ErrorSpec(904, '"{name}": invalid identifier ({name} is not an Oracle function)',
                                     "use {oracle_form}")
 ERR_INVALID_METRIC = ErrorSpec(904, '"{metric}": invalid identifier (VECTOR_DISTANCE metric)',
@@ -390,6 +392,9 @@ ERR_UNSUPPORTED_INDEX_CLAUSE = _unsupported(
     "use INDEXTYPE IS CTXSYS.CONTEXT [PARAMETERS ('SYNC (ON COMMIT)')] or "
     "INDEXTYPE IS MDSYS.SPATIAL_INDEX_V2 [PARAMETERS ('layer_gtype=POINT')]")
 ERR_UNSUPPORTED_PLAIN_INDEX_CLAUSE = _unsupported("index clause: {clause}")
+ERR_UNSUPPORTED_ORACLE_FUNCTION = _unsupported(
+    "the Oracle function {name}", "docs/lite-engine.md lists the functions lite implements; run the statement "
+    "on the Oracle backend, or compute the value another way")
 ERR_UNSUPPORTED_FUNCTION_INDEX = _unsupported("function-based index ({expression})", "index the column itself")
 ERR_UNSUPPORTED_TEXT_INDEXTYPE = _unsupported("CTXSYS.{indextype} indexes", "use CTXSYS.CONTEXT")
 ERR_UNSUPPORTED_TEXT_PARAMETER = _unsupported(
@@ -556,7 +561,11 @@ def from_sqlite(exc: sqlite3.Error, sql: str | None = None) -> LiteDatabaseError
     for pattern, spec, params in _SQLITE_PATTERNS:
         match = pattern.search(text)
         if match:
-            return error(spec, **params(match))
+            found = params(match)
+            if spec is ERR_SQLITE_NO_SUCH_FUNCTION and found["function"] in ORACLE_FUNCTIONS:
+                # an Oracle function sqlglot knows and lite does not implement: lite's limit, not a typo
+                return error(ERR_UNSUPPORTED_ORACLE_FUNCTION, name=found["function"])
+            return error(spec, **found)
     return error(ERR_SQLITE_OTHER, detail=text)
 
 

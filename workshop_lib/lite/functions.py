@@ -351,6 +351,43 @@ def json_equal(left: Any, right: Any) -> int | None:
     return int(same(_json_document(left, "JSON_EQUAL"), _json_document(right, "JSON_EQUAL")))
 
 
+def nanvl(value: Any, instead: Any) -> Any:
+    """NANVL(n, m): ``m`` when ``n`` is NaN (a BINARY_DOUBLE/FLOAT value), else ``n``; NULL for a NULL."""
+    if value is None or instead is None:
+        return None
+    return instead if isinstance(value, float) and math.isnan(value) else value
+
+
+def to_binary_double(value: Any) -> float | None:
+    """TO_BINARY_DOUBLE(x): a number or numeric text as an IEEE double (ORA-01722 for text that is not one);
+    Oracle's 'INF', '-INF' and 'NaN' spellings included."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        special = {"INF": math.inf, "-INF": -math.inf, "NAN": math.nan}.get(value.strip().upper())
+        return special if special is not None else float(_numeric(value))
+    return float(value)
+
+
+def to_binary_float(value: Any) -> float | None:
+    """TO_BINARY_FLOAT(x): as TO_BINARY_DOUBLE, rounded to single precision."""
+    double = to_binary_double(value)
+    return None if double is None else float(np.float32(double))
+
+
+def bin_to_num(*bits: Any) -> int | None:
+    """BIN_TO_NUM(b1, ..., bn): the bits (each 0 or 1, most significant first) as a number; ORA-01760 otherwise."""
+    if any(b is None for b in bits):
+        return None
+    number = 0
+    for bit in bits:
+        bit = _numeric(bit)
+        if bit not in (0, 1):
+            raise ValueError("ORA-01760: illegal argument for function (BIN_TO_NUM takes only 0 and 1)")
+        number = number * 2 + int(bit)
+    return number
+
+
 def varchar_in(value: Any, length: Any, in_bytes: Any = 1) -> Any:
     """A value written to a VARCHAR2(n)/CHAR(n) column: ORA-12899 when it is longer than ``n``.
 
@@ -1421,6 +1458,10 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_exists": (json_exists, 2, True),
     "ora_json_dot": (json_dot, 2, True),
     "ora_json_serialize": (json_serialize, 1, True),
+    "ora_nanvl": (nanvl, 2, True),
+    "ora_to_binary_double": (to_binary_double, 1, True),
+    "ora_to_binary_float": (to_binary_float, 1, True),
+    "ora_bin_to_num": (bin_to_num, -1, True),
     "ora_json_mergepatch": (json_mergepatch, 2, True),
     "ora_json_equal": (json_equal, 2, True),
     "ora_is_json": (is_json, 1, True),

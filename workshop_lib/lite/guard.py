@@ -16,10 +16,11 @@ from sqlglot.errors import TokenError
 from sqlglot.tokens import Token, TokenType
 
 from .dialect import Oracle
+from .oracle_functions import ORACLE_FUNCTIONS
 from .error_catalogue import (
     ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
     ERR_QUOTED_STRING_NOT_TERMINATED,
-    ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
+    ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_UNKNOWN_FUNCTION, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
     ERR_UNSUPPORTED_JSON_FUNCTION, ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION, ERR_UNSUPPORTED_MERGE_DELETE,
     ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
     ERR_UNSUPPORTED_PLSQL,
@@ -179,6 +180,9 @@ def check(sql: str) -> list[Token]:
         if tok.token_type == TokenType.DELETE and nxt is not None and nxt.token_type == TokenType.WHERE \
                 and tokens[0].token_type == TokenType.MERGE:
             raise error(ERR_UNSUPPORTED_MERGE_DELETE)
+        if text.startswith("ORA_") and text not in ORACLE_FUNCTIONS and nxt is not None \
+                and nxt.token_type == TokenType.L_PAREN and not _is_quoted(tok):
+            raise error(ERR_UNKNOWN_FUNCTION, name=text)   # lite's own helpers are ora_*: not names Oracle SQL has
         if text in _UNREAD_JSON_FUNCTIONS and nxt is not None and nxt.token_type == TokenType.L_PAREN \
                 and not _is_quoted(tok):
             raise error(ERR_UNSUPPORTED_JSON_FUNCTION, function=text)   # sqlglot cannot parse them: name them

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from .dialect import JsonQuery, NegativeDotDistance, Oracle, Prediction, VarSamp, VectorEmbedding
 from .error_catalogue import (
-    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_JSON_PATH_SYNTAX, ERR_MISSING_WINDOW, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED,
+    ERR_CAST_VALUE_OUT_OF_RANGE, ERR_DATE_LITERAL, ERR_JSON_PATH_SYNTAX, ERR_MISSING_WINDOW, ERR_RESERVED_WORD_AS_NAME, ERR_NOT_SINGLE_GROUP_NESTED, ERR_ILLEGAL_FUNCTION_ARGUMENT, ERR_INVALID_INTERVAL, ERR_UNKNOWN_FUNCTION, ERR_UNSUPPORTED, ERR_UNSUPPORTED_ORACLE_FUNCTION,
     ERR_UNSUPPORTED_CTE_SEARCH, ERR_UNSUPPORTED_DATE_OF_EXPRESSION,
     ERR_UNSUPPORTED_EXTRACT,
     ERR_HYPOTHETICAL_ARGUMENTS, ERR_ORDER_BY_NOT_ALLOWED, ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
@@ -33,6 +33,7 @@ from .error_catalogue import (
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
 from . import grouping_sets, json_path, json_table, outer_join, rownum
+from .oracle_functions import ORACLE_FUNCTIONS
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, is_analytic, is_keep, name_of
@@ -57,7 +58,14 @@ _RENAMES = {
     "SDO_WITHIN_DISTANCE": "ora_sdo_within_distance", "TRUNC": "ora_trunc",
     "SDO_DIM_ARRAY": "ora_sdo_dim_array", "SDO_DIM_ELEMENT": "ora_sdo_dim_element",
     "JSON_SERIALIZE": "ora_json_serialize", "JSON_MERGEPATCH": "ora_json_mergepatch", "JSON_EQUAL": "ora_json_equal",
+    "TO_BINARY_DOUBLE": "ora_to_binary_double", "TO_BINARY_FLOAT": "ora_to_binary_float",
+    "BIN_TO_NUM": "ora_bin_to_num", "TO_NCHAR": "ora_to_char",
 }
+
+# Oracle functions that are another one of lite's when called with one argument (their NLS parameter or
+# format argument is ORA-03001): name -> lite's function
+_ONE_ARGUMENT_RENAMES = {"NLS_UPPER": "UPPER", "NLS_LOWER": "LOWER", "NLS_INITCAP": "ora_initcap",
+                         "TO_CLOB": "ora_to_char", "TO_NCLOB": "ora_to_char"}
 
 # --------------------------------------------------------------------------- rewrites
 
@@ -371,12 +379,17 @@ _STATISTICS = {exp.Variance: "VARIANCE", VarSamp: "VAR_SAMP", exp.VariancePop: "
                exp.RegrSyy: "REGR_SYY", exp.RegrSxy: "REGR_SXY"}
 
 
+_ONE_ARGUMENT = ("VARIANCE", "VAR_SAMP", "VAR_POP", "STDDEV", "STDDEV_SAMP", "STDDEV_POP")
+
+
 def statistic_call(node: exp.Expression) -> exp.Expression:
     """``STDDEV([DISTINCT] x)``, ``CORR(y, x)``, ``REGR_SLOPE(y, x)``, ... become ``ora_stat('NAME', distinct, y
     [, x])`` (functions.Statistic), as an aggregate or with OVER; REGR_COUNT over no rows is 0, as COUNT is."""
     if isinstance(node.parent, exp.Window) and is_keep(node.parent):
         return node   # VARIANCE / STDDEV ... KEEP (...): keep_and_percentiles reads the node as it is
     name = _STATISTICS[type(node)]
+    if (name in _ONE_ARGUMENT) != (node.args.get("expression") is None):
+        raise error(ERR_WRONG_NUMBER_OF_ARGUMENTS, function=name)
     first = node.this
     distinct = isinstance(first, exp.Distinct)
     if distinct:
@@ -388,6 +401,9 @@ def statistic_call(node: exp.Expression) -> exp.Expression:
 
 TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression]] = {
     **{cls: statistic_call for cls in _STATISTICS},
+    # APPROX_COUNT_DISTINCT(x) is answered exactly, as lite answers approximate vector searches
+    exp.ApproxDistinct: lambda node: exp.Count(this=exp.Distinct(expressions=[node.this])),
+    exp.Nanvl: rename_func("ora_nanvl", "this", "expression"),
     # MEDIAN is PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x) (the Reference defines it so): one aggregate
     exp.Median: lambda node: _anon("ora_percentile", exp.Literal.number(0.5), exp.Literal.string("CONT"),
                                    exp.Literal.number(0), node.this),
@@ -629,7 +645,7 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
         if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
             raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
         return _anon("ora_json_query", *node.expressions)
-    if fname.startswith("ORA_") or fname in ("JSON_EACH", "STRFTIME") or node.meta.get("lite"):
+    if (fname.startswith("ORA_") and fname not in ORACLE_FUNCTIONS) or fname in ("JSON_EACH", "STRFTIME") or node.meta.get("lite"):
         return node  # already lite's (written by an earlier rewrite)
     if fname in _RENAMES:
         target = _RENAMES[fname]
@@ -638,10 +654,19 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
             # TO_VECTOR(text [, dimensions [, format]]): format and * are written as identifiers
             args = args[:1] + [exp.Null() if isinstance(a, exp.Star) else _string(a) for a in args[1:3]]
         return _anon(target, *args)
+    if fname in _ONE_ARGUMENT_RENAMES:
+        if len(node.expressions) != 1:
+            raise error(ERR_UNSUPPORTED, construct=f"{fname} with {len(node.expressions)} arguments (lite reads "
+                                                   f"{fname}(x), with the session's defaults)")
+        call = _anon(_ONE_ARGUMENT_RENAMES[fname], node.expressions[0])
+        call.meta["lite"] = True
+        return call
     if fname == "JSON":
         return _anon("ora_json_text", *node.expressions)
     if fname in _NATIVE:
         return node
+    if fname in ORACLE_FUNCTIONS:
+        raise error(ERR_UNSUPPORTED_ORACLE_FUNCTION, name=fname)
     raise error(ERR_UNKNOWN_FUNCTION, name=fname)
 
 
@@ -983,6 +1008,9 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         raise error(ERR_UNSUPPORTED, construct="LATERAL inline views (use a join or a correlated subquery)")
     if isinstance(node, Prediction):
         raise error(ERR_UNSUPPORTED_PREDICTION)
+    if isinstance(node, (exp.XMLElement, exp.XMLTable)):
+        raise error(ERR_UNSUPPORTED_ORACLE_FUNCTION, name="XMLELEMENT" if isinstance(node, exp.XMLElement)
+                    else "XMLTABLE")
     return node
 
 

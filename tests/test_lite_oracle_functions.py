@@ -1,0 +1,73 @@
+"""An Oracle function lite lacks is named as lite's limit (ORA-03001); only a name Oracle lacks too is ORA-00904.
+
+Every name in ``lite/oracle_functions.py`` (the SQL Language Reference's function list) is called with a
+few argument shapes; whatever the outcome (a value, a wrong-argument error, ORA-03001), it is never the
+"invalid identifier" a misspelt name gets, nor an internal error. And lite's own ``ora_*`` helpers are not
+names Oracle SQL can call.
+"""
+
+from __future__ import annotations
+
+import oracledb
+import pytest
+
+from lite_sql import failure, run
+from workshop_lib.backends.lite import connect_lite
+from workshop_lib.lite.oracle_functions import ORACLE_FUNCTIONS
+
+# the argument checks of these reject every shape tried here with lite's own message (a VECTOR must be a list)
+_VECTOR_ARGUMENTS = {"TO_VECTOR", "VECTOR", "VECTOR_DIMENSION_COUNT", "VECTOR_DISTANCE", "VECTOR_NORM"}
+
+
+@pytest.fixture(scope="module")
+def conn(tmp_path_factory):
+    connection = connect_lite(tmp_path_factory.mktemp("functions"), "AGENT")
+    yield connection
+    connection.close()
+
+
+def outcome(conn, name: str) -> str:
+    """'ok', or the ORA code of the last argument shape tried (shapes with the wrong argument count go on)."""
+    code = "ok"
+    for args in ("1", "1, 1", "'a'"):
+        try:
+            run(conn, f"SELECT {name}({args}) FROM dual")
+            return "ok"
+        except oracledb.DatabaseError as exc:
+            code = exc.args[0].full_code
+            if code not in ("ORA-00904", "ORA-00909", "ORA-00938", "ORA-00939"):
+                return code
+    return code
+
+
+def test_no_oracle_function_is_an_invalid_identifier_or_an_internal_error(conn) -> None:
+    wrong = {name: code for name in sorted(ORACLE_FUNCTIONS - _VECTOR_ARGUMENTS)
+             if (code := outcome(conn, name)) in ("ORA-00904", "ORA-00604")}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize(("name", "args"), [("LNNVL", "1 = 1"), ("ORA_HASH", "'a'"), ("NANVL_X", "1, 2"),
+                                          ("SYS_CONTEXT", "'USERENV', 'LANG'"), ("REVERSE", "'ab'"),
+                                          ("XMLELEMENT", "\"a\", 1"), ("REGR_SLOPEX", "1, 2")])
+def test_the_message_says_which_kind_of_name_it_is(conn, name: str, args: str) -> None:
+    error = failure(conn, f"SELECT {name}({args}) FROM dual")
+    if name in ORACLE_FUNCTIONS:
+        assert error.code == 3001 and f"the Oracle function {name}" in error.message, error.message
+    else:
+        assert error.code == 904 and name in error.message and "spelling" in error.message, error.message
+
+
+@pytest.mark.parametrize("helper", ["ora_to_char", "ORA_JSON_VALUE", "ora_stat", "ora_vd_lookup"])
+def test_lites_own_helpers_are_not_oracle_sql(conn, helper: str) -> None:
+    assert failure(conn, f"SELECT {helper}(1) FROM dual").code == 904
+
+
+def test_functions_lite_adds_here(conn) -> None:
+    assert run(conn, "SELECT TO_BINARY_FLOAT(0.1), TO_BINARY_DOUBLE('-INF'), NANVL(2, 0), BIN_TO_NUM(1, 1, 0), "
+                     "NLS_LOWER('ÄB'), NLS_INITCAP('hello world'), TO_CLOB('x') FROM dual") \
+        == [(0.10000000149011612, float("-inf"), 2, 6, "äb", "Hello World", "x")]
+    assert failure(conn, "SELECT BIN_TO_NUM(1, 2) FROM dual").code == 1760
+    assert failure(conn, "SELECT TO_BINARY_DOUBLE('one') FROM dual").code == 1722
+    assert failure(conn, "SELECT NLS_UPPER('a', 'NLS_SORT=XGERMAN') FROM dual").code == 3001
+    assert run(conn, "SELECT APPROX_COUNT_DISTINCT(x) FROM (SELECT MOD(LEVEL, 3) x FROM dual CONNECT BY LEVEL <= 10)") \
+        == [(3,)]
