@@ -1935,9 +1935,11 @@ DOC_CORPUS: list[Item] = [
     Item(JSON_DEV, "SELECT JSON_SERIALIZE('{\"a\":1}' PRETTY) FROM DUAL", Refused("ORA-03001", "PRETTY")),
     Item(JSON_DEV, "SELECT JSON_MERGEPATCH('{\"a\":1}', '{\"b\":2}') FROM DUAL", Rows([('{"a":1,"b":2}',)])),
     Item(JSON_DEV, "SELECT JSON_TRANSFORM('{\"a\":1}', SET '$.b' = 2) FROM DUAL", Refused("ORA-03001", "JSON_TRANSFORM")),
-    Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE '{\"a\":1}' IS JSON STRICT", Refused("ORA-00933", "near 'STRICT'")),
+    Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE '{\"a\":1}' IS JSON STRICT", Rows([(1,)])),
     Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE '{a:1}' IS JSON", Rows([(1,)])),   # lax by default
-    Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE '{a:1}' IS JSON STRICT", Refused("ORA-00933", "near 'STRICT'")),
+    Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE '{a:1}' IS JSON STRICT", Rows([])),   # lax syntax is not strict JSON
+    Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE '{\"a\":1,\"a\":2}' IS JSON WITH UNIQUE KEYS", Rows([])),
+    Item(JSON_DEV, "SELECT 1 FROM DUAL WHERE '{\"a\":1,\"a\":2}' IS JSON", Rows([(1,)])),   # WITHOUT by default
     # AI Vector Search User's Guide (SQL functions chapter)
     Item(AI_VECTOR, "SELECT VECTOR_DIMENSION_COUNT(TO_VECTOR('[34.6, 77.8]')) FROM DUAL", Rows([(2,)])),
     Item(AI_VECTOR, "SELECT VECTOR_NORM(TO_VECTOR('[4, 3]', 2, FLOAT32)) FROM DUAL", Rows([(5,)])),

@@ -236,3 +236,27 @@ def test_json_equal_compares_values_not_text(conn) -> None:
 def test_json_functions_lite_lacks_are_named(conn, sql: str, fragment: str) -> None:
     error = failure(conn, sql)
     assert error.code == 3001 and fragment in error.message, error.message
+
+
+DOCS = ['{"a":1}', '{a:1}', '{"a":1,"a":2}', '1', '[1,2]', "{'a':1}", 'NaN', '{"a":NaN}', 'x']
+
+
+@pytest.mark.parametrize(("clause", "expected"), [
+    # Oracle's defaults: LAX syntax ({a:1}, single quotes), ALLOW SCALARS, WITHOUT UNIQUE KEYS; NaN is never JSON
+    ("IS JSON", [1, 1, 1, 1, 1, 1, 0, 0, 0]),
+    ("IS JSON LAX", [1, 1, 1, 1, 1, 1, 0, 0, 0]),
+    ("IS JSON STRICT", [1, 0, 1, 1, 1, 0, 0, 0, 0]),
+    ("IS JSON WITH UNIQUE KEYS", [1, 1, 0, 1, 1, 1, 0, 0, 0]),
+    ("IS JSON WITHOUT UNIQUE KEYS", [1, 1, 1, 1, 1, 1, 0, 0, 0]),
+    ("IS JSON STRICT WITH UNIQUE KEYS", [1, 0, 0, 1, 1, 0, 0, 0, 0]),
+    ("IS JSON DISALLOW SCALARS", [1, 1, 1, 0, 1, 1, 0, 0, 0]),
+    ("IS NOT JSON STRICT", [0, 1, 0, 0, 0, 1, 1, 1, 1]),
+])
+def test_is_json_options(conn, clause: str, expected: list) -> None:
+    got = [run(conn, f"SELECT COUNT(*) FROM dual WHERE :d {clause}", {"d": d})[0][0] for d in DOCS]
+    assert got == expected
+
+
+def test_is_json_of_null_is_unknown_and_a_kind_lite_lacks_is_named(conn) -> None:
+    assert run(conn, "SELECT COUNT(*) FROM dual WHERE NULL IS JSON OR NULL IS NOT JSON") == [(0,)]
+    assert failure(conn, "SELECT 1 FROM dual WHERE '{}' IS JSON OBJECT").code == 3001

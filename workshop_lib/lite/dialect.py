@@ -231,6 +231,31 @@ class WorkshopOracleParser(OracleParser):
         into = exp.Tuple(expressions=self._parse_csv(self._parse_expression)) if self._match(TokenType.INTO) else None
         return self.expression(exp.Returning(expressions=expressions, into=into))
 
+    def _parse_is(self, this: exp.Expr | None) -> exp.Expr | None:
+        """``expr IS [NOT] JSON [STRICT | LAX] [ALLOW | DISALLOW SCALARS] [WITH | WITHOUT UNIQUE KEYS]``: Oracle's
+        options (sqlglot reads only the unique-keys one) go in the JSON node's ``meta``."""
+        index = self._index
+        negate = self._match(TokenType.NOT)
+        if not self._match(TokenType.JSON):
+            self._retreat(index)
+            return super()._parse_is(this)
+        options: dict[str, object] = {}
+        while True:
+            if self._match_text_seq("STRICT") or self._match_text_seq("LAX"):
+                options["strict"] = self._prev.text.upper() == "STRICT"
+            elif self._match_text_seq("ALLOW", "SCALARS") or self._match_text_seq("DISALLOW", "SCALARS"):
+                options["scalars"] = self._tokens[self._index - 2].text.upper() == "ALLOW"
+            elif self._match_text_seq("WITH", "UNIQUE", "KEYS") or self._match_text_seq("WITHOUT", "UNIQUE", "KEYS"):
+                options["unique"] = self._tokens[self._index - 3].text.upper() == "WITH"
+            elif self._match_texts(self.IS_JSON_PREDICATE_KIND):
+                options["kind"] = self._prev.text.upper()
+            else:
+                break
+        node = exp.JSON(this=None)
+        node.meta.update(options)
+        predicate = self._build_predicate(exp.Is, this, node)
+        return self._parse_column_ops(exp.Not(this=predicate) if negate else predicate)
+
     PROPERTY_PARSERS = {
         **OracleParser.PROPERTY_PARSERS,
         "ORGANIZATION": _parse_organization,

@@ -129,7 +129,7 @@ def json_text(value: Any) -> str | None:
     if isinstance(value, (int, float)):
         return json.dumps(value)
     try:
-        return json.dumps(json.loads(value), separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(json.loads(value, parse_constant=_not_json), separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError):
         raise ValueError("ORA-40441: JSON syntax error (value written to a JSON column is not JSON)") from None
 
@@ -173,13 +173,18 @@ def _json_load(doc: str) -> Any:
     The parsed value is shared, so callers only read it.
     """
     try:
-        return json.loads(doc)
+        return json.loads(doc, parse_constant=_not_json)
     except ValueError:
         pass
     try:
-        return json.loads(_lax_to_strict(doc))
+        return json.loads(_lax_to_strict(doc), parse_constant=_not_json)
     except ValueError:
         return _INVALID
+
+
+def _not_json(constant: str) -> Any:
+    """NaN, Infinity and -Infinity: Python's json reads them, JSON (and Oracle) does not."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _json_path(path: str) -> json_path.Path:
@@ -469,13 +474,37 @@ def oracle_divide(a: Any, b: Any) -> float | None:
     return a / b
 
 
-def is_json(value: Any) -> int | None:
-    """``value IS JSON`` as 1/0 (NULL for NULL): well-formed JSON text, an object or array or scalar."""
+def is_json(value: Any, strict: Any = 0, unique: Any = 0, scalars: Any = 1) -> int | None:
+    """``value IS JSON [STRICT] [WITH UNIQUE KEYS] [DISALLOW SCALARS]`` as 1/0 (NULL for NULL): JSON text in
+    Oracle's lax syntax (``{a:1}``), or the standard's alone when ``strict``; with ``unique``, no object names a
+    field twice; without ``scalars``, only an object or an array."""
     if value is None:
         return None
     if not isinstance(value, str):
         return 0
-    return 0 if _json_load(value) is _INVALID else 1
+    if not (strict or unique):
+        data = _json_load(value)
+        return 0 if data is _INVALID or (not scalars and not isinstance(data, (dict, list))) else 1
+    repeated = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal repeated
+        repeated = repeated or len({k for k, _ in items}) < len(items)
+        return dict(items)
+
+    text = value if strict else _lax_to_strict(value)
+    try:
+        data = json.loads(text, object_pairs_hook=pairs, parse_constant=_not_json)
+    except ValueError:
+        if strict:
+            return 0
+        try:   # valid strict JSON that the lax rewriting would change: read it as it is
+            data = json.loads(value, object_pairs_hook=pairs, parse_constant=_not_json)
+        except ValueError:
+            return 0
+    if unique and repeated:
+        return 0
+    return 0 if not scalars and not isinstance(data, (dict, list)) else 1
 
 
 def json_exists(doc: Any, path: str) -> int | None:
@@ -1464,7 +1493,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_bin_to_num": (bin_to_num, -1, True),
     "ora_json_mergepatch": (json_mergepatch, 2, True),
     "ora_json_equal": (json_equal, 2, True),
-    "ora_is_json": (is_json, 1, True),
+    "ora_is_json": (is_json, -1, True),
     "ora_round": (oracle_round, 2, True),
     "ora_varchar_in": (varchar_in, 3, True),
     "ora_mod": (oracle_mod, 2, True),

@@ -1053,10 +1053,19 @@ def select_for_update(node: exp.Expression) -> exp.Expression:
 
 
 def is_json_condition(node: exp.Expression) -> exp.Expression:
-    """``expr IS [NOT] JSON`` (Oracle's condition) is ``ora_is_json(expr) = 1``; NULL stays unknown."""
-    if isinstance(node, exp.Is) and isinstance(node.expression, exp.JSON):
-        return exp.Paren(this=exp.EQ(this=_anon("ora_is_json", node.this), expression=exp.Literal.number(1)))
-    return node
+    """``expr IS [NOT] JSON [STRICT|LAX] [ALLOW|DISALLOW SCALARS] [WITH|WITHOUT UNIQUE KEYS]`` (Oracle's condition)
+    is ``ora_is_json(expr, strict, unique, scalars) = 1``; NULL stays unknown. Oracle's defaults: LAX, ALLOW
+    SCALARS, WITHOUT UNIQUE KEYS."""
+    if not (isinstance(node, exp.Is) and isinstance(node.expression, exp.JSON)):
+        return node
+    options = node.expression.meta
+    if options.get("kind") or node.expression.this:
+        kind = options.get("kind") or node.expression.name
+        raise error(ERR_UNSUPPORTED, construct=f"IS JSON {kind} (lite reads IS JSON [STRICT|LAX] "
+                                               f"[ALLOW|DISALLOW SCALARS] [WITH|WITHOUT UNIQUE KEYS])")
+    flags = [exp.Literal.number(int(bool(options.get(key, default))))
+             for key, default in (("strict", False), ("unique", False), ("scalars", True))]
+    return exp.Paren(this=exp.EQ(this=_anon("ora_is_json", node.this, *flags), expression=exp.Literal.number(1)))
 
 
 def concat_to_pipes(node: exp.Expression) -> exp.Expression:
