@@ -465,13 +465,79 @@ def oracle_mod(m: Any, n: Any) -> int | float | None:
 
 
 def oracle_divide(a: Any, b: Any) -> float | None:
-    """a / b, with ORA-01476 for a zero divisor (SQLite returns NULL)."""
+    """a / b, with ORA-01476 for a zero divisor (SQLite returns NULL); decimal arithmetic when either is not
+    a whole number (:func:`decimal_arithmetic`)."""
     if a is None or b is None:
         return None
     a, b = _numeric(a), _numeric(b)
     if b == 0:
         raise ValueError("ORA-01476: divisor is equal to zero")
+    if isinstance(a, float) or isinstance(b, float):
+        return _from_decimal(_NUMBER.divide(_decimal(a), _decimal(b)))
     return a / b
+
+
+# Oracle's NUMBER keeps 38 to 40 significant decimal digits; its arithmetic is decimal, so 0.1 + 0.2 is 0.3
+_NUMBER = decimal.Context(prec=40, rounding=decimal.ROUND_HALF_UP, Emax=126, Emin=-130)
+
+
+def _decimal(value: int | float) -> decimal.Decimal:
+    """The decimal number a stored value stands for: an int exactly, a float as the shortest decimal that reads
+    back as it (``repr``), which is the literal or NUMBER value it was made from."""
+    return decimal.Decimal(value) if isinstance(value, int) else decimal.Decimal(repr(value))
+
+
+def _from_decimal(value: decimal.Decimal) -> int | float:
+    """A decimal result as lite stores NUMBER values: an int when whole and within SQLite's 64 bits, else the
+    nearest float (what python-oracledb gives for Oracle's NUMBER)."""
+    if value == value.to_integral_value() and abs(value) < 2 ** 63:
+        return int(value)
+    return float(value)
+
+
+def decimal_arithmetic(operator: str) -> Callable[[Any, Any], Any]:
+    """``a + b``, ``a - b`` or ``a * b`` on NUMBER values as Oracle computes them: in decimal, so ``0.1 + 0.2``
+    is ``0.3`` and ``24000 * 1.1`` is ``26400`` (binary floats give 0.30000000000000004 and 26400.000000000004).
+    Whole numbers stay exact integers; text operands are converted as TO_NUMBER does (ORA-01722)."""
+    apply = {"+": _NUMBER.add, "-": _NUMBER.subtract, "*": _NUMBER.multiply}[operator]
+
+    def arithmetic(a: Any, b: Any) -> Any:
+        if a is None or b is None:
+            return None
+        a, b = _numeric(a), _numeric(b)
+        if isinstance(a, float) and not math.isfinite(a) or isinstance(b, float) and not math.isfinite(b):
+            return {"+": a + b, "-": a - b, "*": a * b}[operator]
+        return _from_decimal(apply(_decimal(a), _decimal(b)))
+
+    arithmetic.__name__ = f"decimal_{ {'+': 'add', '-': 'subtract', '*': 'multiply'}[operator]}"
+    return arithmetic
+
+
+class DecimalSum:
+    """``SUM(x)`` / ``AVG(x)`` over NUMBER values in decimal, as Oracle adds them (SQLite adds binary floats:
+    ten times 0.1 is 0.9999999999999999 there); also as a window function. Called ``ora_dec_sum(x, average)``."""
+
+    def __init__(self) -> None:
+        self.total, self.count, self.average = decimal.Decimal(0), 0, False
+
+    def step(self, value: Any, average: Any) -> None:
+        self.average = bool(average)
+        if value is not None:
+            self.total = _NUMBER.add(self.total, _decimal(_numeric(value)))
+            self.count += 1
+
+    def inverse(self, value: Any, average: Any) -> None:
+        if value is not None:
+            self.total = _NUMBER.subtract(self.total, _decimal(_numeric(value)))
+            self.count -= 1
+
+    def value(self) -> Any:
+        if not self.count:
+            return None
+        return _from_decimal(_NUMBER.divide(self.total, self.count) if self.average else self.total)
+
+    def finalize(self) -> Any:
+        return self.value()
 
 
 def is_json(value: Any, strict: Any = 0, unique: Any = 0, scalars: Any = 1) -> int | None:
@@ -1498,6 +1564,9 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_varchar_in": (varchar_in, 3, True),
     "ora_mod": (oracle_mod, 2, True),
     "ora_divide": (oracle_divide, 2, True),
+    "ora_dec_add": (decimal_arithmetic("+"), 2, True),
+    "ora_dec_sub": (decimal_arithmetic("-"), 2, True),
+    "ora_dec_mul": (decimal_arithmetic("*"), 2, True),
     "ora_to_date": (to_date, -1, True),
     "ora_to_timestamp": (to_timestamp, -1, True),
     "ora_to_char": (to_char, -1, True),
@@ -1900,6 +1969,7 @@ AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_json_arrayagg": (JsonArrayAgg, -1),
     "ora_keep": (Keep, -1),
     "ora_stat": (Statistic, -1),
+    "ora_dec_sum": (DecimalSum, 2),
     "ora_percentile": (Percentile, 4),
     "ora_frame_value": (FrameValue, 6),
     **{f"ora_hyp_{kind.lower()}": (cls, -1) for kind, cls in _HYPOTHETICAL.items()},

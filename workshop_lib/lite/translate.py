@@ -42,7 +42,7 @@ from .privileges import require_owner
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
-    expand_stars, infer_type, is_sequence_number, name_of, object_column, output_columns, table_ref,
+    expand_stars, infer_type, is_keep, is_sequence_number, name_of, object_column, output_columns, table_ref,
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
@@ -559,7 +559,12 @@ class Translator:
             self._embedding_prefetch(node)
         for node in reversed(list(tree.walk(bfs=False))):
             if isinstance(node, (exp.Add, exp.Sub)):
-                self._datetime_arith(node)
+                if not self._datetime_arith(node):
+                    self._decimal_arith(node)
+            elif isinstance(node, (exp.Mul, exp.Div)):
+                self._decimal_arith(node)
+            elif isinstance(node, (exp.Sum, exp.Avg)):
+                self._decimal_sum(node)
             elif isinstance(node, _COMPARISONS + (exp.Between, exp.In)) and not _is_assignment(node):
                 self._datetime_comparison(node)
                 self._string_number_comparison(node)
@@ -630,7 +635,8 @@ class Translator:
     def _type(self, node: exp.Expression) -> str | None:
         return infer_type(node, self._scope_for(node))
 
-    def _datetime_arith(self, node: exp.Expression) -> None:
+    def _datetime_arith(self, node: exp.Expression) -> bool:
+        """Date and interval arithmetic as Oracle does it; False when neither operand is a date (nothing done)."""
         left, right = node.this, node.expression
         lt, rt = self._type(left), self._type(right)
         sub = isinstance(node, exp.Sub)
@@ -638,11 +644,11 @@ class Translator:
             if "INTERVAL" in (lt, rt) and (_interval_parts(left) or _interval_parts(right)) \
                     and lt != rt and None not in (lt, rt):
                 raise error(ERR_INCONSISTENT_DATATYPES, expected="DATE or TIMESTAMP", got=lt or rt)
-            return
+            return False
         if sub and lt in DATETIME_TYPES and rt in DATETIME_TYPES:
             fn = "ora_days_between" if lt == rt == "DATE" else "ora_seconds_between"
             node.replace(_anon(fn, left, right))
-            return
+            return True
         if lt not in DATETIME_TYPES:  # n + date, INTERVAL + date
             left, right, lt, rt = right, left, rt, lt
         parts = _interval_parts(right)
@@ -654,11 +660,62 @@ class Translator:
                 amount = exp.Neg(this=exp.Paren(this=amount))
             fn = "ora_ts_add_interval" if lt == "TIMESTAMP" else "ora_date_add_interval"
             node.replace(_anon(fn, left, amount, exp.Literal.string(unit)))
-            return
+            return True
         if rt in ("VARCHAR2", "CHAR", "CLOB", "JSON", "VECTOR", "SDO_GEOMETRY"):
             raise error(ERR_INCONSISTENT_DATATYPES, expected="NUMBER", got=rt)
         amount = exp.Neg(this=exp.Paren(this=right)) if sub else right
         node.replace(_anon("ora_date_add", left, amount))
+        return True
+
+    # -- decimal arithmetic: Oracle's NUMBER is decimal, SQLite's REAL binary
+    def _decimal_arith(self, node: exp.Expression) -> None:
+        """``a + b``, ``a - b``, ``a * b``, ``a / b`` on NUMBER values that need not be whole numbers run in decimal,
+        as in Oracle (``0.1 + 0.2 = 0.3``); whole numbers keep SQLite's exact integer arithmetic, and
+        BINARY_DOUBLE / BINARY_FLOAT operands its IEEE arithmetic, which Oracle uses for them too."""
+        left, right = node.this, node.expression
+        if {self._type(left), self._type(right)} & {"BINARY_DOUBLE", "BINARY_FLOAT"}:
+            return
+        if self._integral(left) and self._integral(right):
+            return
+        if isinstance(node, exp.Div):
+            node.replace(_anon("ora_divide", left, right))
+            return
+        name = {exp.Add: "ora_dec_add", exp.Sub: "ora_dec_sub", exp.Mul: "ora_dec_mul"}[type(node)]
+        node.replace(_anon(name, left, right))
+
+    def _decimal_sum(self, node: exp.Expression) -> None:
+        """``SUM(x)`` / ``AVG(x)`` of NUMBER values that need not be whole numbers add in decimal (ora_dec_sum)."""
+        value = node.this
+        distinct = isinstance(value, exp.Distinct)
+        inner = value.expressions[0] if distinct else value
+        if self._type(inner) in ("BINARY_DOUBLE", "BINARY_FLOAT") or self._integral(inner) \
+                or (isinstance(node.parent, exp.Window) and is_keep(node.parent)):
+            return
+        if distinct:   # SQLite takes DISTINCT only in a one-argument aggregate call
+            return
+        node.replace(_anon("ora_dec_sum", inner, exp.Literal.number(int(isinstance(node, exp.Avg)))))
+
+    def _integral(self, node: exp.Expression) -> bool:
+        """Whether ``node``'s values are whole numbers whatever the row: an integer literal, a NUMBER(p) /
+        NUMBER(p, 0) / INTEGER column, a count, a row number or rank, or + - * of such."""
+        while isinstance(node, (exp.Paren, exp.Neg)):
+            node = node.this
+        if isinstance(node, exp.Literal):
+            return not node.is_string and re.fullmatch(r"\d+", node.this) is not None
+        if isinstance(node, (exp.Add, exp.Sub, exp.Mul)):
+            return self._integral(node.this) and self._integral(node.expression)
+        if isinstance(node, exp.Window):
+            return isinstance(node.this, (exp.RowNumber, exp.Rank, exp.DenseRank, exp.Count, exp.Ntile))
+        if isinstance(node, (exp.Count, exp.Length)):
+            return True
+        if isinstance(node, exp.Column):
+            source = self._column_source(node)
+            if source is None:
+                return False
+            ctype = self.ctx.columns_of(source[0], source[1]).get(source[2])
+            return ctype is not None and ctype.type_class == "NUMBER" and (
+                ctype.data_type.upper().startswith("INTEGER") or (ctype.precision is not None and not ctype.scale))
+        return False
 
     def _range_offsets(self, spec: exp.WindowSpec) -> None:
         """``RANGE BETWEEN n PRECEDING ...`` over a DATE or TIMESTAMP key counts days, and an INTERVAL DAY TO
