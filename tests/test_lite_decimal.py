@@ -89,3 +89,19 @@ def test_binary_double_stays_ieee(conn) -> None:
 def test_nulls_and_bad_text(conn) -> None:
     assert run(conn, "SELECT NULL + 0.1, 0.5 * NULL, SUM(CAST(NULL AS NUMBER)) FROM dual") == [(None, None, None)]
     assert failure(conn, "SELECT 'ten' + 0.5 FROM dual").code == 1722
+
+
+def test_a_bind_holding_whole_numbers_keeps_integer_arithmetic_at_run_time(conn) -> None:
+    """``:k + qty``: the plan cannot know the bind is whole, so it checks the values' SQLite types row by row."""
+    assert run(conn, "SELECT :k + qty, :k + price FROM prices WHERE id = 2", {"k": 60}) == [(67, 60.1)]
+    assert run(conn, "SELECT :k + qty FROM prices WHERE id = 2", {"k": 0.1}) == [(7.1,)]
+    sql = " ".join(conn._plan("SELECT :k + qty FROM prices").sql).lower()
+    assert "typeof" in sql and "ora_dec_add" in sql
+
+
+def test_distinct_sums_and_averages(conn) -> None:
+    run(conn, "INSERT INTO prices VALUES (6, 0.1, 1, 0.1)")
+    distinct = [Decimal(v) for v in ("19.99", "0.1", "0.2", "2.675", "1.1")]
+    assert run(conn, "SELECT SUM(DISTINCT price), AVG(DISTINCT price), SUM(price) FROM prices") == \
+        [(oracle(sum(distinct)), oracle(sum(distinct) / 5), oracle(sum(distinct) + Decimal("0.1")))]
+    run(conn, "ROLLBACK")

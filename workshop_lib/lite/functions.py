@@ -514,19 +514,20 @@ def decimal_arithmetic(operator: str) -> Callable[[Any, Any], Any]:
 
 
 class DecimalSum:
-    """``SUM(x)`` / ``AVG(x)`` over NUMBER values in decimal, as Oracle adds them (SQLite adds binary floats:
-    ten times 0.1 is 0.9999999999999999 there); also as a window function. Called ``ora_dec_sum(x, average)``."""
+    """``SUM(x)`` over NUMBER values in decimal, as Oracle adds them (SQLite adds binary floats: ten times 0.1
+    is 0.9999999999999999 there); also as a window function and with DISTINCT. Called ``ora_dec_sum(x)``."""
+
+    average = False
 
     def __init__(self) -> None:
-        self.total, self.count, self.average = decimal.Decimal(0), 0, False
+        self.total, self.count = decimal.Decimal(0), 0
 
-    def step(self, value: Any, average: Any) -> None:
-        self.average = bool(average)
+    def step(self, value: Any) -> None:
         if value is not None:
             self.total = _NUMBER.add(self.total, _decimal(_numeric(value)))
             self.count += 1
 
-    def inverse(self, value: Any, average: Any) -> None:
+    def inverse(self, value: Any) -> None:
         if value is not None:
             self.total = _NUMBER.subtract(self.total, _decimal(_numeric(value)))
             self.count -= 1
@@ -538,6 +539,12 @@ class DecimalSum:
 
     def finalize(self) -> Any:
         return self.value()
+
+
+class DecimalAverage(DecimalSum):
+    """``AVG(x)`` over NUMBER values in decimal: the decimal sum divided by the count (``ora_dec_avg(x)``)."""
+
+    average = True
 
 
 def is_json(value: Any, strict: Any = 0, unique: Any = 0, scalars: Any = 1) -> int | None:
@@ -1969,7 +1976,8 @@ AGGREGATE_FUNCTIONS: dict[str, tuple[type, int]] = {
     "ora_json_arrayagg": (JsonArrayAgg, -1),
     "ora_keep": (Keep, -1),
     "ora_stat": (Statistic, -1),
-    "ora_dec_sum": (DecimalSum, 2),
+    "ora_dec_sum": (DecimalSum, 1),
+    "ora_dec_avg": (DecimalAverage, 1),
     "ora_percentile": (Percentile, 4),
     "ora_frame_value": (FrameValue, 6),
     **{f"ora_hyp_{kind.lower()}": (cls, -1) for kind, cls in _HYPOTHETICAL.items()},

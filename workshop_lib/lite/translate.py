@@ -134,6 +134,20 @@ def _rewrites_needed(nodes: list[exp.Expression]) -> set[str]:
     return needed
 
 
+def _plain_operand(node: exp.Expression) -> bool:
+    """A column, bind or literal: cheap to read twice (once for its type, once for its value)."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return isinstance(node, (exp.Column, exp.Placeholder, exp.Literal))
+
+
+def _lite_call(name: str, *args: exp.Expression) -> exp.Anonymous:
+    """A call of SQLite's own function ``name``, written by lite (not a name Oracle SQL may call)."""
+    call = _anon(name, *args)
+    call.meta["lite"] = True
+    return call
+
+
 class Translator:
     """Translate one parsed Oracle statement into a Plan.
 
@@ -681,19 +695,26 @@ class Translator:
             node.replace(_anon("ora_divide", left, right))
             return
         name = {exp.Add: "ora_dec_add", exp.Sub: "ora_dec_sub", exp.Mul: "ora_dec_mul"}[type(node)]
-        node.replace(_anon(name, left, right))
+        decimal = _anon(name, left.copy(), right.copy())
+        if not (_plain_operand(left) and _plain_operand(right)):
+            node.replace(decimal)
+            return
+        # a bind or a column may still hold whole numbers row after row (a rank, an RRF k): those keep SQLite's
+        # integer arithmetic, and only other rows call lite's decimal function (one Python call each)
+        whole = exp.and_(*[exp.EQ(this=_lite_call("typeof", operand.copy()), expression=exp.Literal.string("integer"))
+                           for operand in (left, right)])
+        node.replace(exp.Case(ifs=[exp.If(this=whole, true=node.copy())], default=decimal))
 
     def _decimal_sum(self, node: exp.Expression) -> None:
-        """``SUM(x)`` / ``AVG(x)`` of NUMBER values that need not be whole numbers add in decimal (ora_dec_sum)."""
+        """``SUM([DISTINCT] x)`` / ``AVG(...)`` of NUMBER values that need not be whole add in decimal (ora_dec_sum,
+        ora_dec_avg)."""
         value = node.this
         distinct = isinstance(value, exp.Distinct)
         inner = value.expressions[0] if distinct else value
         if self._type(inner) in ("BINARY_DOUBLE", "BINARY_FLOAT") or self._integral(inner) \
                 or (isinstance(node.parent, exp.Window) and is_keep(node.parent)):
             return
-        if distinct:   # SQLite takes DISTINCT only in a one-argument aggregate call
-            return
-        node.replace(_anon("ora_dec_sum", inner, exp.Literal.number(int(isinstance(node, exp.Avg)))))
+        node.replace(_anon("ora_dec_avg" if isinstance(node, exp.Avg) else "ora_dec_sum", value.copy()))
 
     def _integral(self, node: exp.Expression) -> bool:
         """Whether ``node``'s values are whole numbers whatever the row: an integer literal, a NUMBER(p) /
@@ -749,9 +770,7 @@ class Translator:
                                                        "INTERVAL offset (months are not a fixed number of days)")
             days = float(amount.this) * _DAY_FRACTION[unit]
             spec.set(side, exp.Literal.number(int(days) if days.is_integer() else days))
-        julian = _anon("julianday", key.copy())
-        julian.meta["lite"] = True   # SQLite's own function, written by lite (not a name Oracle SQL may call)
-        key.replace(julian)
+        key.replace(_lite_call("julianday", key.copy()))
 
     def _datetime_comparison(self, node: exp.Expression) -> None:
         operands = _compared(node)
