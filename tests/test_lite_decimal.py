@@ -105,3 +105,12 @@ def test_distinct_sums_and_averages(conn) -> None:
     assert run(conn, "SELECT SUM(DISTINCT price), AVG(DISTINCT price), SUM(price) FROM prices") == \
         [(oracle(sum(distinct)), oracle(sum(distinct) / 5), oracle(sum(distinct) + Decimal("0.1")))]
     run(conn, "ROLLBACK")
+
+
+def test_a_sum_of_quotients_stays_binary(conn) -> None:
+    """A quotient reaches the next operator as a double already (1/61 has no exact form), so adding two of them
+    (the hybrid query's RRF score) is SQLite's addition, not a decimal call per row."""
+    sql = " ".join(conn._plan("SELECT 1 / (60 + qty) + 1 / (60 + id) FROM prices").sql).lower()
+    assert "ora_dec_add" not in sql
+    (got,), = run(conn, "SELECT 1 / (60 + qty) + 1 / (60 + id) FROM prices WHERE id = 1")
+    assert got == 1 / 63 + 1 / 61

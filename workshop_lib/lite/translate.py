@@ -134,11 +134,15 @@ def _rewrites_needed(nodes: list[exp.Expression]) -> set[str]:
     return needed
 
 
-def _plain_operand(node: exp.Expression) -> bool:
-    """A column, bind or literal: cheap to read twice (once for its type, once for its value)."""
+def _unparen(node: exp.Expression) -> exp.Expression:
     while isinstance(node, exp.Paren):
         node = node.this
-    return isinstance(node, (exp.Column, exp.Placeholder, exp.Literal))
+    return node
+
+
+def _plain_operand(node: exp.Expression) -> bool:
+    """A column, bind or literal: cheap to read twice (once for its type, once for its value)."""
+    return isinstance(_unparen(node), (exp.Column, exp.Placeholder, exp.Literal))
 
 
 def _lite_call(name: str, *args: exp.Expression) -> exp.Anonymous:
@@ -690,6 +694,11 @@ class Translator:
         if {self._type(left), self._type(right)} & {"BINARY_DOUBLE", "BINARY_FLOAT"}:
             return
         if self._integral(left) and self._integral(right):
+            return
+        if any(isinstance(_unparen(operand), exp.Div) for operand in (left, right)) and not isinstance(node, exp.Div):
+            # a quotient reaches the next operator as a double already (1/61 has no exact form in either), so
+            # decimal addition could not give Oracle's 40-digit sum back; it would only cost a call per row
+            # (the hybrid query's RRF score adds two quotients on every fused row)
             return
         if isinstance(node, exp.Div):
             node.replace(_anon("ora_divide", left, right))
