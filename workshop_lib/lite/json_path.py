@@ -32,12 +32,13 @@ datetime, interval and binary item methods and any other method name.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PathSyntaxError", "Unsupported", "Path", "parse", "matches"]
+__all__ = ["PathSyntaxError", "Unsupported", "Path", "parse", "checked", "matches"]
 
 
 class PathSyntaxError(ValueError):
@@ -90,12 +91,6 @@ class Method:
 class Path:
     """A parsed path: its steps, the last of which may be an item :class:`Method`."""
     steps: tuple
-
-    @property
-    def simple(self) -> bool:
-        """Only field and single-index steps: at most one match, the same in strict and lax mode."""
-        return all(isinstance(s, Field) or (isinstance(s, Items) and len(s.ranges) == 1
-                                            and s.ranges[0][0] == s.ranges[0][1]) for s in self.steps)
 
 
 _SCALAR_METHODS = {"size", "type", "length", "upper", "lower", "abs", "ceiling", "floor", "number", "numberonly",
@@ -334,8 +329,6 @@ class _Reader:
 
 
 def _unquote(token: str) -> str:
-    import json
-
     try:
         return json.loads(token)
     except ValueError:
@@ -348,6 +341,21 @@ def parse(text: str) -> Path:
     if not isinstance(text, str) or not text.strip():
         raise PathSyntaxError(str(text), "empty path")
     return _Reader(text.strip()).path()
+
+
+def checked(text: str, where: str = "") -> str:
+    """``text`` when lite evaluates it as a path; otherwise the Oracle error a statement using it gets before
+    any row is read: ORA-03001 naming what lite lacks (``where`` says in which clause), ORA-40442 for a text
+    that is not a path."""
+    from .error_catalogue import ERR_JSON_PATH_SYNTAX, ERR_UNSUPPORTED, error
+
+    try:
+        parse(text)
+    except Unsupported as exc:
+        raise error(ERR_UNSUPPORTED, construct=f"{exc.construct} in {where}{text}") from None
+    except PathSyntaxError:
+        raise error(ERR_JSON_PATH_SYNTAX, path=text) from None
+    return text
 
 
 # ---- evaluation ----------------------------------------------------------------------------------------------

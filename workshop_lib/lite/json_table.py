@@ -41,7 +41,7 @@ from sqlglot import exp
 from .catalog import parse_type
 from .dialect import JsonTableColumn, Oracle
 from .error_catalogue import (
-    ERR_JSON_PATH_SYNTAX, ERR_JSON_TABLE_DUPLICATE_COLUMN, ERR_JSON_TABLE_ORDINALITY, ERR_UNSUPPORTED, error,
+    ERR_JSON_TABLE_DUPLICATE_COLUMN, ERR_JSON_TABLE_ORDINALITY, ERR_UNSUPPORTED, error,
 )
 from . import json_path
 from .functions import json_matches, json_parsed, number_in, value_length
@@ -149,14 +149,7 @@ def _name(ident: exp.Expression) -> str:
 
 
 def _path(node: exp.Expression | None) -> str:
-    text = node.name if isinstance(node, exp.Literal) else "$"
-    try:
-        json_path.parse(text)
-    except json_path.Unsupported as exc:
-        raise error(ERR_UNSUPPORTED, construct=f"{exc.construct} in JSON_TABLE ({text})") from None
-    except json_path.PathSyntaxError:
-        raise error(ERR_JSON_PATH_SYNTAX, path=text) from None
-    return text
+    return json_path.checked(node.name if isinstance(node, exp.Literal) else "$", where="JSON_TABLE ")
 
 
 def columns(node: exp.JSONTable) -> list[tuple[str, str]]:
