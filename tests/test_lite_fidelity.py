@@ -1923,8 +1923,13 @@ DOC_CORPUS: list[Item] = [
     Item(JSON_DEV, "SELECT JSON_VALUE('{\"a\":\"x\"}', '$.a' RETURNING NUMBER), "
                    "JSON_VALUE('{\"a\":\"12\"}', '$.a' RETURNING NUMBER) FROM DUAL", Rows([(None, 12)])),
     Item(JSON_DEV, "SELECT NVL(JSON_VALUE('{\"a\":\"\"}', '$.a'), 'empty') FROM DUAL", Rows([("empty",)])),
+    # a DATE in generated JSON is ISO 8601 without a fraction, as the Guide's own example shows
     Item(JSON_DEV, "SELECT JSON_OBJECT('name' VALUE last_name, 'hired' VALUE hire_date) FROM employees "
-                   "WHERE employee_id = 100", Refused("ORA-03001", "DATE or TIMESTAMP value in JSON_OBJECT")),
+                   "WHERE employee_id = 100",
+         Rows([(json.dumps({"name": EMP[0]["last_name"], "hired": f"{EMP[0]['hire_date']:%Y-%m-%dT%H:%M:%S}"},
+                           separators=(",", ":")),)])),
+    Item(JSON_DEV, "SELECT JSON_OBJECT('t' VALUE CAST(hire_date AS TIMESTAMP)) FROM employees "
+                   "WHERE employee_id = 100", Refused("ORA-03001", "TIMESTAMP value in JSON_OBJECT")),
     Item(JSON_DEV, "SELECT JSON_OBJECT('hired' VALUE TO_CHAR(hire_date, 'YYYY-MM-DD')) FROM employees "
                    "WHERE employee_id = 100",
          Rows([(json.dumps({"hired": f"{EMP[0]['hire_date']:%Y-%m-%d}"}, separators=(",", ":")),)])),

@@ -260,3 +260,13 @@ def test_is_json_options(conn, clause: str, expected: list) -> None:
 def test_is_json_of_null_is_unknown_and_a_kind_lite_lacks_is_named(conn) -> None:
     assert run(conn, "SELECT COUNT(*) FROM dual WHERE NULL IS JSON OR NULL IS NOT JSON") == [(0,)]
     assert failure(conn, "SELECT 1 FROM dual WHERE '{}' IS JSON OBJECT").code == 3001
+
+
+def test_generated_json_writes_dates_and_whole_numbers_as_oracle_does(conn) -> None:
+    """JSON_OBJECT / JSON_ARRAY / JSON_ARRAYAGG: a DATE as ISO 8601 without a fraction, a whole NUMBER without
+    ``.0`` (SQLite's REAL would write 2.0), a TIMESTAMP refused by name."""
+    rows = run(conn, "SELECT JSON_OBJECT('d' VALUE TO_DATE('2020-01-02 03:04:05', 'YYYY-MM-DD HH24:MI:SS'), "
+                     "'half' VALUE 3 / 2, 'whole' VALUE 4 / 2), JSON_ARRAY(DATE '2003-06-17', 0.5 * 2) FROM dual")
+    assert rows == [('{"d":"2020-01-02T03:04:05","half":1.5,"whole":2}', '["2003-06-17T00:00:00",1]')]
+    assert run(conn, "SELECT JSON_ARRAYAGG(id / 1 ORDER BY id) FROM po") == [("[1,2,3]",)]
+    assert failure(conn, "SELECT JSON_ARRAY(SYSTIMESTAMP) FROM dual").code == 3001

@@ -445,8 +445,9 @@ ERR_UNSUPPORTED_FETCH_OPTION = _unsupported(
     "FETCH FIRST ... {option} on a set operation (UNION, INTERSECT, MINUS)",
     "select from the set operation in a subquery and put the FETCH clause on that query")
 ERR_UNSUPPORTED_JSON_DATETIME = _unsupported(
-    "a DATE or TIMESTAMP value in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG (Oracle writes it in ISO 8601)",
-    "write it as text: TO_CHAR(d, 'YYYY-MM-DD\"T\"HH24:MI:SS')")
+    "a TIMESTAMP value in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG (Oracle writes it in ISO 8601 with its "
+    "fractional seconds; a DATE is written)",
+    "write it as text: TO_CHAR(ts, 'YYYY-MM-DD\"T\"HH24:MI:SS.FF6'), or CAST(ts AS DATE)")
 ERR_JSON_PATH_SYNTAX = ErrorSpec(40442, "JSON path expression syntax error ({path})",
                                  "write the path as $ followed by steps: .field, [n], [*], ?(@.field == 1), .size()")
 ERR_UNSUPPORTED_JSON_QUERY_OPTIONS = _unsupported("JSON_QUERY with options", "use JSON_QUERY(col, '$.path')")

@@ -1562,6 +1562,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_serialize": (json_serialize, 1, True),
     "ora_json_mergepatch": (json_mergepatch, 2, True),
     "ora_json_equal": (json_equal, 2, True),
+    "ora_plain_number": (_plain_number, 1, True),
     "ora_nanvl": (nanvl, 2, True),
     "ora_to_binary_double": (to_binary_double, 1, True),
     "ora_to_binary_float": (to_binary_float, 1, True),

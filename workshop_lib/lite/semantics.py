@@ -297,8 +297,9 @@ def check_distinct_order(select: exp.Select) -> None:
 
 
 def check_json_datetimes(scope_for: Callable[[exp.Expression], Scope], nodes: list[exp.Expression]) -> None:
-    """A DATE or TIMESTAMP value in JSON_OBJECT/JSON_ARRAY/JSON_ARRAYAGG: Oracle writes it in ISO 8601
-    ("2024-01-02T00:00:00"); lite would write its stored text, so it refuses by name (ORA-03001)."""
+    """A TIMESTAMP value in JSON_OBJECT/JSON_ARRAY/JSON_ARRAYAGG: Oracle writes it in ISO 8601 with a fraction
+    lite has not checked, so it refuses by name (ORA-03001). A DATE is written by the translator
+    (``Translator._json_dates``: "2024-01-02T00:00:00", the JSON Developer's Guide's form)."""
     for node in nodes:
         if not isinstance(node, (exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg)):
             continue
@@ -309,10 +310,10 @@ def check_json_datetimes(scope_for: Callable[[exp.Expression], Scope], nodes: li
             if not isinstance(value, exp.Expression):
                 continue
             try:
-                kind = _type_group(value, scope_for(value))
+                kind = infer_type(value, scope_for(value))
             except Exception:
                 continue
-            if kind == "DATE":
+            if (kind or "").upper().startswith("TIMESTAMP"):
                 raise error(ERR_UNSUPPORTED_JSON_DATETIME)
 
 

@@ -594,6 +594,8 @@ class Translator:
                 self._listagg_value(node)
             elif isinstance(node, exp.Extract):
                 self._extract(node)
+            elif isinstance(node, (exp.JSONObject, exp.JSONArray, exp.JSONArrayAgg)):
+                self._json_values(node)
             elif isinstance(node, exp.WindowSpec) and str(node.args.get("kind") or "").upper() == "RANGE":
                 self._range_offsets(node)
             elif isinstance(node, exp.JSONValue) and self._type(node.this) == "JSON":
@@ -746,6 +748,24 @@ class Translator:
             return ctype is not None and ctype.type_class == "NUMBER" and (
                 ctype.data_type.upper().startswith("INTEGER") or (ctype.precision is not None and not ctype.scale))
         return False
+
+    def _json_values(self, node: exp.Expression) -> None:
+        """Values in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG written as Oracle writes them: a DATE in ISO 8601
+        without a fraction ("2003-06-17T00:00:00"; lite's stored text has a space and a zero fraction), a NUMBER
+        that is whole without a fraction (``4/2`` is ``2``; SQLite's REAL would give ``2.0``)."""
+        if isinstance(node, exp.JSONArrayAgg):
+            values = [node.this]
+        else:
+            values = [v.expression if isinstance(v, exp.JSONKeyValue) else v for v in node.expressions]
+        for value in values:
+            if not isinstance(value, exp.Expression) or isinstance(value, exp.Literal):
+                continue
+            kind = (self._type(value) or "").upper()
+            if kind == "DATE":
+                value.replace(_anon("ora_to_char", value.copy(), exp.Literal.string('YYYY-MM-DD"T"HH24:MI:SS'),
+                                    exp.Literal.string("DATE")))
+            elif kind == "NUMBER" and not self._integral(value):
+                value.replace(_anon("ora_plain_number", value.copy()))
 
     def _range_offsets(self, spec: exp.WindowSpec) -> None:
         """``RANGE BETWEEN n PRECEDING ...`` over a DATE or TIMESTAMP key counts days, and an INTERVAL DAY TO
