@@ -1876,8 +1876,12 @@ DOC_CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT CAST('abc' AS VARCHAR2(2)) FROM DUAL", Refused("ORA-25137")),
     Item(SQL_REF, "SELECT COALESCE(NULL, NULL, 3, 4) FROM DUAL", Rows([(3,)])),
     Item(SQL_REF, "SELECT DECODE(NULL, NULL, 'null matches', 'no') FROM DUAL", Rows([("null matches",)])),
-    Item(SQL_REF, "SELECT LNNVL(1 = 2) FROM DUAL", Refused("ORA-03001", "the Oracle function LNNVL")),
-    Item(SQL_REF, "SELECT 1 FROM DUAL WHERE LNNVL(1 = 2)", Refused("ORA-03001", "the Oracle function LNNVL")),
+    # LNNVL(c): TRUE where c is FALSE or UNKNOWN (the rows a NOT would lose to NULL)
+    Item(SQL_REF, "SELECT LNNVL(1 = 2) FROM DUAL", Rows([(1,)])),
+    Item(SQL_REF, "SELECT 1 FROM DUAL WHERE LNNVL(1 = 2)", Rows([(1,)])),
+    Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE LNNVL(commission_pct > .2)",
+         Rows([(sum(1 for e in EMP if e["commission_pct"] is None or not e["commission_pct"] > .2),)])),
+    Item(SQL_REF, "SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL", Rows([("HR",)])),
     # lite has no RAW values (SYS_GUID's, RAWTOHEX's): named as its limit, where Oracle would run them
     Item(SQL_REF, "SELECT SYS_GUID() FROM DUAL", Refused("ORA-03001", "the Oracle function SYS_GUID")),
     Item(SQL_REF, "SELECT NANVL(1, 0), TO_BINARY_DOUBLE('2.5'), BIN_TO_NUM(1, 0, 1, 1), NLS_UPPER('abc'), "

@@ -71,3 +71,17 @@ def test_functions_lite_adds_here(conn) -> None:
     assert failure(conn, "SELECT NLS_UPPER('a', 'NLS_SORT=XGERMAN') FROM dual").code == 3001
     assert run(conn, "SELECT APPROX_COUNT_DISTINCT(x) FROM (SELECT MOD(LEVEL, 3) x FROM dual CONNECT BY LEVEL <= 10)") \
         == [(3,)]
+
+
+def test_sys_context_names_the_user_and_refuses_the_rest(conn) -> None:
+    assert run(conn, "SELECT SYS_CONTEXT('USERENV', 'SESSION_USER'), SYS_CONTEXT('userenv', 'current_user') "
+                     "FROM dual") == [("AGENT", "AGENT")]
+    error = failure(conn, "SELECT SYS_CONTEXT('USERENV', 'IP_ADDRESS') FROM dual")
+    assert error.code == 3001 and "IP_ADDRESS" in error.message
+
+
+def test_lnnvl_is_true_for_false_and_unknown(conn) -> None:
+    rows = run(conn, "SELECT x FROM (SELECT 1 x FROM dual UNION ALL SELECT 3 FROM dual UNION ALL "
+                     "SELECT NULL FROM dual) WHERE LNNVL(x > 2) ORDER BY x")
+    assert rows == [(1,), (None,)]
+    assert failure(conn, "SELECT 1 FROM dual WHERE LNNVL(1 = 1 AND 2 = 2)").code == 3001

@@ -630,6 +630,17 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
     fname = node.name.upper()
     if isinstance(node.parent, exp.Dot) and node.parent.expression is node:
         return node  # PACKAGE.FUNCTION(...): rewritten with its Dot by package_function_call
+    if fname == "LNNVL":
+        # LNNVL(cond): TRUE when cond is FALSE or UNKNOWN; Oracle takes a simple condition only
+        if len(node.expressions) != 1:
+            raise error(ERR_WRONG_NUMBER_OF_ARGUMENTS, function=fname)
+        condition = node.expressions[0]
+        if isinstance(condition, (exp.And, exp.Or, exp.Between)):
+            raise error(ERR_UNSUPPORTED, construct="LNNVL of a compound condition (AND, OR, BETWEEN: Oracle "
+                                                   "takes a simple condition)")
+        return exp.Paren(this=exp.EQ(this=exp.Coalesce(this=exp.Paren(this=condition),
+                                                       expressions=[exp.Literal.number(0)]),
+                                     expression=exp.Literal.number(0)))
     if fname == "RATIO_TO_REPORT":
         if isinstance(node.parent, exp.Window) and node.parent.this is node:
             return node   # rewritten with its OVER clause by ratio_to_report

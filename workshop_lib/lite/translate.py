@@ -611,6 +611,8 @@ class Translator:
                 node.replace(_anon("ora_trunc", node.this))
             elif isinstance(node, exp.Column) and node.args.get("db") is not None:
                 self._object_attribute(node)
+            elif isinstance(node, exp.Anonymous) and node.name.upper() == "SYS_CONTEXT":
+                self._sys_context(node)
             elif isinstance(node, exp.Column) and not node.args.get("table") and name_of(node.this) == "USER" \
                     and not isinstance(node.this, exp.Star):
                 if self._scope_for(node).resolve(node)[0] is None:
@@ -748,6 +750,20 @@ class Translator:
             return ctype is not None and ctype.type_class == "NUMBER" and (
                 ctype.data_type.upper().startswith("INTEGER") or (ctype.precision is not None and not ctype.scale))
         return False
+
+    def _sys_context(self, node: exp.Anonymous) -> None:
+        """``SYS_CONTEXT('USERENV', 'SESSION_USER' | 'CURRENT_USER' | 'CURRENT_SCHEMA')`` is the connected user
+        (lite has no ALTER SESSION SET CURRENT_SCHEMA, no definer's rights); other namespaces and parameters are
+        ORA-03001, as the call is when its arguments are not literals."""
+        args = node.expressions
+        texts = [a.this.upper() for a in args if isinstance(a, exp.Literal) and a.is_string]
+        if len(args) == 2 and len(texts) == 2 and texts[0] == "USERENV" \
+                and texts[1] in ("SESSION_USER", "CURRENT_USER", "CURRENT_SCHEMA"):
+            node.replace(exp.Literal.string(self.ctx.user))
+            return
+        shown = ", ".join(a.sql(dialect="oracle") for a in args)
+        raise error(ERR_UNSUPPORTED, construct=f"SYS_CONTEXT({shown}) (lite answers SYS_CONTEXT('USERENV', "
+                                               "'SESSION_USER' | 'CURRENT_USER' | 'CURRENT_SCHEMA'))")
 
     def _json_values(self, node: exp.Expression) -> None:
         """Values in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG written as Oracle writes them: a DATE in ISO 8601
