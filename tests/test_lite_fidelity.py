@@ -188,6 +188,7 @@ def by(key: Callable[[Any], Any], rows: list[Any]) -> list[Any]:
     return sorted(rows, key=lambda r: (key(r) is None, key(r) if key(r) is not None else 0))
 
 
+_EMPTY_DEPTS = [d for d in DEPT if d["department_id"] not in {e["department_id"] for e in EMP}]
 DEPT_TOTALS = {d: sum(e["salary"] for e in EMP if e["department_id"] == d) for d in {e["department_id"] for e in EMP}}
 
 
@@ -391,9 +392,22 @@ CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT d.department_name, e.hire_year FROM departments d PARTITION BY (d.department_id) "
                   "RIGHT OUTER JOIN (SELECT DISTINCT EXTRACT(YEAR FROM hire_date) hire_year FROM employees) e "
                   "ON 1 = 1", Refused("ORA-03001", "partitioned outer joins")),
+    # MERGE ... DELETE WHERE: the updated rows for which the condition holds on their new values are deleted
+    Item(SQL_REF, "SELECT manager_id FROM departments WHERE department_id = 10", Rows([(200,)]),
+         setup=["MERGE INTO departments d USING (SELECT 10 id FROM dual) s ON (d.department_id = s.id) "
+                "WHEN MATCHED THEN UPDATE SET d.manager_id = 200 DELETE WHERE d.manager_id = 1"]),
+    Item(SQL_REF, "SELECT COUNT(*), COUNT(CASE WHEN location_id = 1700 THEN 1 END) FROM departments",
+         Rows([(len(DEPT) - len([d for d in _EMPTY_DEPTS if d["department_id"] > 200]),
+                sum(1 for d in DEPT if d["location_id"] == 1700 and d not in _EMPTY_DEPTS)
+                + sum(1 for d in _EMPTY_DEPTS if d["department_id"] <= 200))]),
+         setup=["MERGE INTO departments d USING (SELECT department_id id FROM departments WHERE department_id NOT IN "
+                "(SELECT department_id FROM employees WHERE department_id IS NOT NULL)) s "
+                "ON (d.department_id = s.id) WHEN MATCHED THEN UPDATE SET d.location_id = 1700 "
+                "DELETE WHERE d.department_id > 200"]),
     Item(SQL_REF, "MERGE INTO departments d USING (SELECT 10 id FROM dual) s ON (d.department_id = s.id) "
-                  "WHEN MATCHED THEN UPDATE SET d.manager_id = 200 DELETE WHERE d.manager_id = 1",
-         Refused("ORA-03001", "DELETE WHERE")),
+                  "WHEN MATCHED THEN UPDATE SET d.manager_id = 200 DELETE WHERE d.manager_id = 1 "
+                  "WHEN NOT MATCHED THEN INSERT (department_id, department_name) VALUES (s.id, 'x')",
+         Refused("ORA-03001", "DELETE WHERE together with")),
     # RETURNING ... INTO runs with a cursor.var() bound to :s (tests/test_lite_returning.py); without one it is
     # Oracle's "not all variables bound"
     Item(ORACLEDB, "UPDATE employees SET salary = salary * 1.1 WHERE employee_id = :id RETURNING salary INTO :s",

@@ -132,6 +132,28 @@ def test_merge_update_and_insert_where_clauses_filter_rows(conn: LiteConnection)
     cur.execute("DROP TABLE merge_t")
 
 
+def test_merge_delete_where_deletes_updated_rows_by_their_new_values(conn: LiteConnection) -> None:
+    """UPDATE SET ... DELETE WHERE c (Oracle SQL Reference, merge_update_clause): c reads the updated values and
+    the source row; a row it is UNKNOWN for stays; rows the MERGE does not match are never deleted."""
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE merge_d (id NUMBER PRIMARY KEY, n NUMBER)")
+    cur.executemany("INSERT INTO merge_d VALUES (:1, :2)", [(1, 10), (2, 20), (3, 30), (4, 40), (5, None)])
+    union = " UNION ALL ".join(f"SELECT {i} id, {d} d FROM dual" for i, d in [(1, 5), (2, 100), (3, -25), (5, 1)])
+    cur.execute(f"MERGE INTO merge_d t USING ({union}) s ON (t.id = s.id) "
+                "WHEN MATCHED THEN UPDATE SET t.n = t.n + s.d DELETE WHERE t.n > 100 OR s.d < 0")
+    # by hand: 1 -> 15 kept; 2 -> 120 deleted (new value); 3 -> 5 deleted (source d < 0); 4 not matched;
+    # 5 -> NULL + 1 = NULL: the condition is UNKNOWN (NULL > 100 OR 1 < 0), so the row stays
+    cur.execute("SELECT id, n FROM merge_d ORDER BY id")
+    assert cur.fetchall() == [(1, 15), (4, 40), (5, None)]
+    conn.rollback()
+    for other in ("UPDATE SET t.n = 0 WHERE s.d > 0 DELETE WHERE t.n = 0",
+                  "UPDATE SET t.n = 0 DELETE WHERE t.n = 0 WHEN NOT MATCHED THEN INSERT (id, n) VALUES (s.id, 0)"):
+        with pytest.raises(oracledb.DatabaseError) as info:
+            cur.execute(f"MERGE INTO merge_d t USING ({union}) s ON (t.id = s.id) WHEN MATCHED THEN {other}")
+        assert info.value.args[0].full_code == "ORA-03001" and "DELETE WHERE together with" in str(info.value)
+    cur.execute("DROP TABLE merge_d")
+
+
 def test_update_set_date_from_nls_string(conn: LiteConnection) -> None:
     cur = conn.cursor()
     cur.execute("CREATE TABLE upd_d (id NUMBER, d DATE)")

@@ -515,8 +515,10 @@ ERR_UNSUPPORTED_JSON_FUNCTION = _unsupported(
     "read the document with JSON_QUERY / JSON_TABLE, or change it with JSON_MERGEPATCH(doc, patch)")
 ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION = _unsupported(
     "{function}(... {option}) (lite writes {function}'s result as compact JSON text, without options)")
-ERR_UNSUPPORTED_MERGE_DELETE = _unsupported("MERGE ... UPDATE SET ... DELETE WHERE",
-                                            "run a DELETE for those rows after the MERGE")
+ERR_UNSUPPORTED_MERGE_DELETE = _unsupported(
+    "MERGE ... UPDATE SET ... DELETE WHERE together with an UPDATE ... WHERE or a WHEN NOT MATCHED clause "
+    "(lite runs DELETE WHERE when every matched row is updated and nothing is inserted)",
+    "run the MERGE without DELETE WHERE, then a DELETE for those rows")
 
 
 #: Every entry, by constant name (the test formats each one and checks its number).

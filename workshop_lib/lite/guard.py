@@ -21,7 +21,7 @@ from .error_catalogue import (
     ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
     ERR_QUOTED_STRING_NOT_TERMINATED,
     ERR_NON_ORACLE_FUNCTION, ERR_NOT_ORACLE_SYNTAX, ERR_UNKNOWN_FUNCTION, ERR_POSITIONAL_PLACEHOLDER, ERR_TRAILING_SEMICOLON,
-    ERR_UNSUPPORTED_JSON_FUNCTION, ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION, ERR_UNSUPPORTED_MERGE_DELETE,
+    ERR_UNSUPPORTED_JSON_FUNCTION, ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION,
     ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN,
     ERR_UNSUPPORTED_PLSQL,
     error,
@@ -133,6 +133,28 @@ _PLSQL_UNIT = re.compile(r"\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABL
                          r"(?:PROCEDURE|FUNCTION|TRIGGER|PACKAGE|TYPE\s+BODY)\b", re.I)
 
 
+def merge_delete_where(sql: str, tokens: list[Token]) -> tuple[str, str] | None:
+    """``MERGE ... WHEN MATCHED THEN UPDATE SET ... DELETE WHERE cond ...`` split into the MERGE without its
+    DELETE WHERE clause and the text of ``cond`` (sqlglot does not read the clause); None for any other text.
+    The condition runs to the next WHEN outside parentheses, or to the end."""
+    if not tokens or tokens[0].token_type != TokenType.MERGE:
+        return None
+    for i, tok in enumerate(tokens[:-1]):
+        if tok.token_type == TokenType.DELETE and tokens[i + 1].token_type == TokenType.WHERE:
+            depth, end = 0, len(tokens)
+            for j in range(i + 2, len(tokens)):
+                kind = tokens[j].token_type
+                depth += kind == TokenType.L_PAREN
+                depth -= kind == TokenType.R_PAREN
+                if depth == 0 and kind == TokenType.WHEN:
+                    end = j
+                    break
+            stop = tokens[end].start if end < len(tokens) else len(sql)
+            condition = sql[tokens[i + 1].end + 1:stop].strip()
+            return sql[:tok.start] + " " + sql[stop:], condition
+    return None
+
+
 def check(sql: str) -> list[Token]:
     """Raise the Oracle error for non-Oracle syntax in ``sql``; return its tokens otherwise."""
     stripped = _strip_strings(sql).rstrip()
@@ -177,9 +199,6 @@ def check(sql: str) -> list[Token]:
                 raise error(ERR_NON_ORACLE_FUNCTION, name=text, oracle_form=NON_ORACLE_FUNCTIONS[text])
         if tok.token_type == TokenType.PARTITION_BY and clause.get(depth) == "FROM" and owner.get(depth) != "OVER":
             raise error(ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN)
-        if tok.token_type == TokenType.DELETE and nxt is not None and nxt.token_type == TokenType.WHERE \
-                and tokens[0].token_type == TokenType.MERGE:
-            raise error(ERR_UNSUPPORTED_MERGE_DELETE)
         if text.startswith("ORA_") and text not in ORACLE_FUNCTIONS and nxt is not None \
                 and nxt.token_type == TokenType.L_PAREN and not _is_quoted(tok):
             raise error(ERR_UNKNOWN_FUNCTION, name=text)   # lite's own helpers are ora_*: not names Oracle SQL has

@@ -29,7 +29,7 @@ from .error_catalogue import (
     ERR_HYPOTHETICAL_ARGUMENTS, ERR_ORDER_BY_NOT_ALLOWED, ERR_PERCENTILE_ONE_KEY, ERR_UNSUPPORTED_KEEP, ERR_UNSUPPORTED_PREDICTION, ERR_UNSUPPORTED_WITHIN_GROUP,
     ERR_UNSUPPORTED_FETCH_OPTION, ERR_UNSUPPORTED_INTERVAL_SPAN, ERR_UNSUPPORTED_INTERVAL_SPAN_EXPRESSION,
     ERR_UNSUPPORTED_INTERVAL_UNIT, ERR_UNSUPPORTED_INTERVAL_UNIT_EXPRESSION, ERR_UNSUPPORTED_JSON_QUERY_OPTIONS,
-    ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
+    ERR_UNSUPPORTED_MERGE_CLAUSE, ERR_UNSUPPORTED_MERGE_DELETE, ERR_UNSUPPORTED_NUMTOYMINTERVAL, ERR_UNSUPPORTED_YM_INTERVAL,
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
 from . import grouping_sets, json_path, json_table, outer_join, rownum
@@ -1332,6 +1332,20 @@ def _alias_name(node: exp.Expression, default: str) -> str:
     return name_of(alias.this) if alias is not None else default
 
 
+def _merge_delete(merge: exp.Merge, update_where: exp.Expression | None, target: exp.Table, source: exp.Expression,
+                  on: exp.Expression, condition: exp.Expression) -> exp.Delete:
+    """``... UPDATE SET ... DELETE WHERE c``: after the update, the updated rows for which ``c`` holds (on their
+    new values, and the source row that matched them) are deleted, as Oracle does. Only the matched rows can
+    be deleted, and the UPDATE just made every matched row an updated one, so the DELETE reads ``on`` and
+    ``c``. With an UPDATE ... WHERE (matched rows left alone) or a WHEN NOT MATCHED clause (rows the INSERT
+    adds would match too) that is no longer so: ORA-03001."""
+    whens = merge.args["whens"].expressions
+    if update_where is not None or any(not w.args.get("matched") for w in whens):
+        raise error(ERR_UNSUPPORTED_MERGE_DELETE)
+    probe = exp.select("1").from_(source.copy()).where(exp.and_(on.copy(), exp.Paren(this=condition.copy())))
+    return exp.Delete(this=target, where=exp.Where(this=exp.Exists(this=probe)))
+
+
 def merge_to_update_insert(merge: exp.Merge) -> list[exp.Expression]:
     """``MERGE INTO t USING s ON (c) WHEN MATCHED ... WHEN NOT MATCHED ...`` as the statements SQLite runs.
 
@@ -1342,8 +1356,8 @@ def merge_to_update_insert(merge: exp.Merge) -> list[exp.Expression]:
       (SELECT 1 FROM t AS <t alias> WHERE c) [AND w]``.
 
     The UPDATE runs first, so rows the INSERT adds are not updated, as in
-    Oracle. Other clauses (``DELETE WHERE``, ``WHEN MATCHED AND``) are
-    ORA-03001. The statements are still Oracle trees (Oracle names, no
+    Oracle. ``UPDATE SET ... DELETE WHERE c`` adds a DELETE after the UPDATE
+    (:func:`_merge_delete`); ``WHEN MATCHED AND`` is ORA-03001. The statements are still Oracle trees (Oracle names, no
     coercions): the translator types and translates them like any UPDATE and
     INSERT.
     """
@@ -1379,6 +1393,9 @@ def merge_to_update_insert(merge: exp.Merge) -> list[exp.Expression]:
                 expressions=[a.copy() for a in then.expressions],
                 from_=exp.From(this=source.copy()),
                 where=exp.Where(this=condition)))
+            delete_where = then.meta.get("delete_where")
+            if delete_where is not None:
+                statements.append(_merge_delete(merge, where, aliased_target(), source, on, delete_where))
         elif not matched and isinstance(then, exp.Insert):
             names = list(then.this.expressions) if then.this is not None else []
             values = then.expression.expressions if isinstance(then.expression, exp.Tuple) else [then.expression]

@@ -39,6 +39,7 @@ from .error_catalogue import (
 )
 from .plan import Context, EmbedPrefetch, Plan, Returning, TextSlot, VectorSlot
 from .privileges import require_owner
+from .guard import merge_delete_where
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
@@ -100,6 +101,17 @@ def parse(sql: str, tokens: list | None = None) -> exp.Expression:
     renamed = _name_numeric_binds(sql)
     if renamed is not sql:
         tokens = None
+    split = None
+    if renamed.lstrip()[:5].upper() == "MERGE":
+        split = merge_delete_where(renamed, tokens if tokens is not None else _ORACLE.tokenize(renamed))
+    if split is not None:   # MERGE ... DELETE WHERE cond: sqlglot reads the MERGE and the condition apart
+        merge = parse(split[0])
+        condition = parse(f"SELECT 1 FROM dual WHERE {split[1]}").args["where"].this
+        for when in merge.args["whens"].expressions:
+            if when.args.get("matched") and isinstance(when.args.get("then"), exp.Update):
+                when.args["then"].meta["delete_where"] = condition
+                return merge
+        raise error(ERR_PARSE, where="", near=" (near 'DELETE WHERE': it belongs to WHEN MATCHED THEN UPDATE)")
     try:
         if tokens is not None:
             statements = _ORACLE.parser().parse(tokens, renamed)
