@@ -70,6 +70,12 @@ def found(path: str, data=PO) -> list:
     ("$?(@.AllowPartialShipment == \"true\").PONumber", []),   # a boolean and a string do not compare
     ("$.LineItems?(@.Quantity == 3).ItemNumber", []),   # "3" is a string: no number equals it
     ("$.LineItems?(@.ItemNumber == $.PONumber).ItemNumber", []),
+    # a descendant step finds the field at any depth, each object before what it holds
+    ("$..Quantity", [9, 5, "3"]),
+    ("$..type", ["Office", "Mobile"]),
+    ("$.ShippingInstructions..number", ["909-555-7307", "415-555-1234"]),
+    ("$..Part.Description", ["One Magic Christmas", "Lethal Weapon", "Sabrina"]),
+    ("$..Quantity.sum()", [14]),
     # item methods: size() and type() take an array whole, the others apply to each element
     ("$.LineItems.size()", [3]),
     ("$.Requestor.size()", [1]),
@@ -98,8 +104,7 @@ def test_paths_against_the_definitions(path: str, expected: list) -> None:
 
 
 @pytest.mark.parametrize(("path", "construct"), [
-    ("$..Quantity", "descendant"),
-    ("$.LineItems?(@.Quantity > $limit)", "variables"),
+    ("$..*", "descendant steps other than"),
     ("strict $.PONumber", "strict"),
     ("$.Requestor.date()", "date()"),
     ("$.LineItems[2, 0]", "ascending order"),
@@ -172,8 +177,8 @@ def test_json_query_and_json_table_take_filters(conn) -> None:
 
 
 @pytest.mark.parametrize(("sql", "code", "fragment"), [
-    ("SELECT JSON_VALUE(doc, '$..ItemNumber') FROM po", 3001, "descendant steps"),
-    ("SELECT id FROM po WHERE JSON_EXISTS(doc, '$.LineItems?(@.Quantity > $q)')", 3001, "variables"),
+    ("SELECT JSON_VALUE(doc, '$..*') FROM po", 3001, "descendant steps other than"),
+    ("SELECT id FROM po WHERE JSON_EXISTS(doc, '$.LineItems?(@.Quantity > $q)')", 40442, "$q has no PASSING"),
     ("SELECT JSON_QUERY(doc, '$.LineItems[' WITH WRAPPER) FROM po", 40442, "JSON path expression syntax error"),
     ("SELECT JSON_VALUE(doc, '$.PONumber.timestamp()') FROM po", 3001, "timestamp()"),
 ])
@@ -270,3 +275,17 @@ def test_generated_json_writes_dates_and_whole_numbers_as_oracle_does(conn) -> N
     assert rows == [('{"d":"2020-01-02T03:04:05","half":1.5,"whole":2}', '["2003-06-17T00:00:00",1]')]
     assert run(conn, "SELECT JSON_ARRAYAGG(id / 1 ORDER BY id) FROM po") == [("[1,2,3]",)]
     assert failure(conn, "SELECT JSON_ARRAY(SYSTIMESTAMP) FROM dual").code == 3001
+
+
+def test_json_exists_passing_gives_the_paths_variables(conn) -> None:
+    """PASSING expr AS "name" is $name in the path (a bind too); an unquoted name is read in upper case."""
+    sql = "SELECT id FROM po WHERE JSON_EXISTS(doc, '$.LineItems?(@.Part.UnitPrice > $p && @.Quantity >= $q)' " \
+          "PASSING :price AS \"p\", 5 AS \"q\") ORDER BY id"
+    assert run(conn, sql, {"price": 10}) == [(1,)]
+    assert run(conn, sql, {"price": 100}) == []
+    assert run(conn, "SELECT id FROM po WHERE JSON_EXISTS(doc, '$?(@.Requestor == $WHO)' PASSING 'Sarah Bell' AS who)") \
+        == [(2,)]
+    assert json_path.matches(PO, json_path.parse("$.LineItems?(@.ItemNumber == $n).Part.Description"), {"n": 2}) \
+        == ["Lethal Weapon"]
+    with pytest.raises(ValueError, match="has no PASSING value"):
+        json_path.matches(PO, json_path.parse("$?(@.PONumber == $n)"))

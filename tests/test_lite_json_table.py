@@ -330,7 +330,7 @@ def test_a_nearest_rows_search_unnests_its_rows_tags(conn) -> None:
     ("SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (a RAW(16) PATH '$.a'))", "ORA-03001", "of type RAW(16)"),
     ("SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (a BINARY_DOUBLE PATH '$.a'))", "ORA-03001", "BINARY_DOUBLE"),
     ("SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (a BOOLEAN PATH '$.a'))", "ORA-03001", "BOOLEAN"),
-    ("SELECT * FROM JSON_TABLE('[1]', '$..a' COLUMNS (a PATH '$'))", "ORA-03001", "descendant steps"),
+    ("SELECT * FROM JSON_TABLE('[1]', '$..*' COLUMNS (a PATH '$'))", "ORA-03001", "descendant steps"),
     ("SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (a PATH '$.a.date()'))", "ORA-03001", "date()"),
     ("SELECT * FROM JSON_TABLE('{}', '$' COLUMNS (a PATH '$.a?(@ >)'))", "ORA-40442", "syntax error"),
 ])

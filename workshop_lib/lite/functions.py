@@ -580,12 +580,14 @@ def is_json(value: Any, strict: Any = 0, unique: Any = 0, scalars: Any = 1) -> i
     return 0 if not scalars and not isinstance(data, (dict, list)) else 1
 
 
-def json_exists(doc: Any, path: str) -> int | None:
-    """JSON_EXISTS(doc, path) as 1/0 (a condition): 1 when the path reaches at least one value."""
+def json_exists(doc: Any, path: str, *passing: Any) -> int | None:
+    """JSON_EXISTS(doc, path [PASSING v AS name, ...]) as 1/0 (a condition): 1 when the path reaches at least one
+    value; ``passing`` alternates names and values of the path's ``$name`` variables."""
     data = _json_data(doc)
     if data is _MISSING:
         return None
-    return 0 if data is _INVALID or not json_path.matches(data, _json_path(path)) else 1
+    variables = {str(passing[i]): _plain_number(passing[i + 1]) for i in range(0, len(passing) - 1, 2)}
+    return 0 if data is _INVALID or not json_path.matches(data, _json_path(path), variables) else 1
 
 
 def _stored(value: Any, what: str = "DATE") -> dt.datetime:
@@ -1557,7 +1559,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_text": (json_text, 1, True),
     "ora_json_value": (json_value, -1, True),
     "ora_json_query": (json_query, -1, True),
-    "ora_json_exists": (json_exists, 2, True),
+    "ora_json_exists": (json_exists, -1, True),
     "ora_json_dot": (json_dot, 2, True),
     "ora_json_serialize": (json_serialize, 1, True),
     "ora_json_mergepatch": (json_mergepatch, 2, True),

@@ -4,13 +4,14 @@ Lite's JSON_VALUE, JSON_QUERY, JSON_EXISTS and JSON_TABLE run in Python, so
 their paths are read here once per path text (:func:`parse`, cached) and
 applied to each row's parsed document (:func:`matches`). What is read:
 
-* steps ``.field``, ``."field"``, ``["field"]``, ``.*``, ``[*]``, and array
+* steps ``.field``, ``."field"``, ``["field"]``, ``..field`` (at any depth), ``.*``, ``[*]``, and array
   selectors ``[2]``, ``[last]``, ``[last - 1]``, ``[0 to 2]``, ``[0, 3 to last]``
   (written in ascending order without overlap);
 * filters ``?( ... )`` after any step: ``@`` paths, string / number / true /
   false / null literals, ``== != < <= > >=``, ``has substring``,
   ``starts with``, ``like``, ``like_regex``, ``eq_regex``, ``exists( )``,
-  ``&&``, ``||`` and ``!( )``, with the standard's three-valued answers;
+  ``&&``, ``||`` and ``!( )``, with the standard's three-valued answers, and ``$name``
+  variables whose values JSON_EXISTS's PASSING clause gives;
 * one trailing item method: ``size() type() length() upper() lower() abs()
   ceiling() floor() number() numberOnly() string() stringOnly() boolean()
   booleanOnly() double()`` and the aggregates ``count() sum() avg()
@@ -25,7 +26,7 @@ wrong type matches nothing, so JSON_VALUE's error handling applies (NULL by
 default) and JSON_EXISTS is false.
 
 Not read, and refused by name (:class:`Unsupported`, ORA-03001 at plan time):
-descendant steps ``..``, ``$variables`` (PASSING), ``strict`` mode, the
+descendant steps other than ``..field``, ``strict`` mode, the
 datetime, interval and binary item methods and any other method name.
 """
 
@@ -62,6 +63,12 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Descendant:
+    """``..name``: the field ``name`` of the value or of any object below it, each object before its contents."""
+    name: str
+
+
+@dataclass(frozen=True)
 class AnyField:
     pass
 
@@ -89,8 +96,10 @@ class Method:
 
 @dataclass(frozen=True)
 class Path:
-    """A parsed path: its steps, the last of which may be an item :class:`Method`."""
+    """A parsed path: its steps, the last of which may be an item :class:`Method`, and the names of the
+    ``$variables`` its filters read (given by JSON_EXISTS's PASSING clause)."""
     steps: tuple
+    variables: frozenset = frozenset()
 
 
 _SCALAR_METHODS = {"size", "type", "length", "upper", "lower", "abs", "ceiling", "floor", "number", "numberonly",
@@ -108,7 +117,7 @@ _TOKEN = re.compile(r"""
     )""", re.X)
 
 
-def _tokens(text: str) -> list[tuple[str, str]]:
+def _spans(text: str) -> list[re.Match]:
     out, i = [], 0
     while i < len(text):
         if text[i:].strip() == "":
@@ -116,10 +125,13 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         m = _TOKEN.match(text, i)
         if m is None:
             raise PathSyntaxError(text, f"unexpected {text[i:].strip()[:10]!r}")
-        kind = m.lastgroup or ""
-        out.append((kind, m.group(kind)))
+        out.append(m)
         i = m.end()
     return out
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    return [(m.lastgroup or "", m.group(m.lastgroup or "")) for m in _spans(text)]
 
 
 class _Reader:
@@ -127,6 +139,12 @@ class _Reader:
 
     def __init__(self, text: str) -> None:
         self.text, self.tokens, self.at = text, _tokens(text), 0
+        self.variables: set[str] = set()
+        self.spans = [m.span(m.lastgroup) for m in _spans(text)]
+
+    def _adjacent(self, index: int) -> bool:
+        """Whether token ``index`` and the next one touch (``$name``, a variable, not ``$ .name``)."""
+        return index + 1 < len(self.spans) and self.spans[index][1] == self.spans[index + 1][0]
 
     def peek(self, ahead: int = 0) -> tuple[str, str]:
         i = self.at + ahead
@@ -156,14 +174,20 @@ class _Reader:
         steps = self.steps()
         if self.peek()[0] != "end":
             raise PathSyntaxError(self.text, f"unexpected {self.peek()[1]!r}")
-        return Path(steps)
+        return Path(steps, frozenset(self.variables))
 
     def steps(self) -> tuple:
         steps: list[Any] = []
         while True:
             kind, token = self.peek()
             if token == "..":
-                raise Unsupported("JSON path descendant steps (..)")
+                self.at += 1
+                kind, token = self.peek()
+                if kind not in ("word", "string"):
+                    raise Unsupported("JSON path descendant steps other than ..field")
+                self.at += 1
+                steps.append(Descendant(_unquote(token) if kind == "string" else token))
+                continue
             if token == ".":
                 self.at += 1
                 kind, token = self.peek()
@@ -313,9 +337,12 @@ class _Reader:
             self.at += 1
             return ("path", self.steps())
         if token == "$":
-            if self.peek(1)[0] == "word":
-                raise Unsupported("JSON path variables ($name, PASSING)")
             self.at += 1
+            if self.peek()[0] == "word" and self.tokens[self.at - 1][1] == "$" \
+                    and self._adjacent(self.at - 1):
+                name = self.take(kind="word")
+                self.variables.add(name)
+                return ("var", name)
             return ("root", self.steps())
         self.at += 1
         if kind == "string":
@@ -343,29 +370,42 @@ def parse(text: str) -> Path:
     return _Reader(text.strip()).path()
 
 
-def checked(text: str, where: str = "") -> str:
+def checked(text: str, where: str = "", passing: frozenset | set = frozenset()) -> str:
     """``text`` when lite evaluates it as a path; otherwise the Oracle error a statement using it gets before
     any row is read: ORA-03001 naming what lite lacks (``where`` says in which clause), ORA-40442 for a text
-    that is not a path."""
+    that is not a path or that reads a ``$variable`` not among ``passing``."""
     from .error_catalogue import ERR_JSON_PATH_SYNTAX, ERR_UNSUPPORTED, error
 
     try:
-        parse(text)
+        path = parse(text)
     except Unsupported as exc:
         raise error(ERR_UNSUPPORTED, construct=f"{exc.construct} in {where}{text}") from None
     except PathSyntaxError:
         raise error(ERR_JSON_PATH_SYNTAX, path=text) from None
+    missing = sorted(path.variables - set(passing))
+    if missing:
+        raise error(ERR_JSON_PATH_SYNTAX, path=f"{text}: ${missing[0]} has no PASSING ... AS \"{missing[0]}\"")
     return text
 
 
 # ---- evaluation ----------------------------------------------------------------------------------------------
 
-def matches(data: Any, path: Path, root: Any = None) -> list[Any]:
-    """Every value ``path`` reaches in the parsed JSON ``data`` (lax mode), in document order."""
-    return _walk([data], path.steps, data if root is None else root)
+@dataclass(frozen=True)
+class _Env:
+    root: Any
+    variables: dict
 
 
-def _walk(found: list[Any], steps: tuple, root: Any) -> list[Any]:
+def matches(data: Any, path: Path, variables: dict | None = None) -> list[Any]:
+    """Every value ``path`` reaches in the parsed JSON ``data`` (lax mode), in document order; ``variables``
+    holds the values of its ``$names`` (ValueError naming one that has none)."""
+    missing = path.variables - set(variables or {})
+    if missing:
+        raise ValueError(f"ORA-40442: JSON path expression syntax error (${sorted(missing)[0]} has no PASSING value)")
+    return _walk([data], path.steps, _Env(data, variables or {}))
+
+
+def _walk(found: list[Any], steps: tuple, root: _Env) -> list[Any]:
     for step in steps:
         following: list[Any] = []
         if isinstance(step, Field):
@@ -375,6 +415,9 @@ def _walk(found: list[Any], steps: tuple, root: Any) -> list[Any]:
                         following.append(value[step.name])
                 elif isinstance(value, list):   # lax: a field step applies to each element
                     following += [item[step.name] for item in value if isinstance(item, dict) and step.name in item]
+        elif isinstance(step, Descendant):
+            for value in found:
+                _descendants(value, step.name, following)
         elif isinstance(step, AnyField):
             for value in found:
                 if isinstance(value, dict):
@@ -397,6 +440,17 @@ def _walk(found: list[Any], steps: tuple, root: Any) -> list[Any]:
             following = _method(step.name, found)
         found = following
     return found
+
+
+def _descendants(value: Any, name: str, out: list[Any]) -> None:
+    if isinstance(value, dict):
+        if name in value:
+            out.append(value[name])
+        for child in value.values():
+            _descendants(child, name, out)
+    elif isinstance(value, list):
+        for item in value:
+            _descendants(item, name, out)
 
 
 def _selected(items: list[Any], ranges: tuple) -> list[Any]:
@@ -508,7 +562,7 @@ def _aggregate(name: str, items: list[Any]) -> list[Any]:
 
 # ---- filter conditions (True, False or None for unknown) ----------------------------------------------------
 
-def _truth(condition: tuple, item: Any, root: Any) -> bool | None:
+def _truth(condition: tuple, item: Any, root: _Env) -> bool | None:
     kind = condition[0]
     if kind == "and":
         left, right = _truth(condition[1], item, root), _truth(condition[2], item, root)
@@ -534,10 +588,12 @@ def _truth(condition: tuple, item: Any, root: Any) -> bool | None:
     return None if unknown else False
 
 
-def _operand(operand: tuple, item: Any, root: Any) -> list[Any]:
+def _operand(operand: tuple, item: Any, root: _Env) -> list[Any]:
     if operand[0] == "value":
         return [operand[1]]
-    start = item if operand[0] == "path" else root
+    if operand[0] == "var":
+        return [root.variables[operand[1]]]
+    start = item if operand[0] == "path" else root.root
     found = _walk([start], operand[1], root)
     return [x for v in found for x in (v if isinstance(v, list) else [v])]   # lax: arrays unwrapped
 

@@ -115,6 +115,21 @@ def _json_path_text(path: exp.Expression | None) -> str:
     return json_path.checked(path.sql(dialect=Oracle).strip("'") if path is not None else "$")
 
 
+def _json_exists(node: exp.Expression) -> exp.Expression:
+    """``JSON_EXISTS(doc, path [PASSING expr AS name, ...])`` is ``ora_json_exists(doc, path, 'name', expr, ...)``:
+    each PASSING value is the path's ``$name`` (an unquoted name is read in upper case, as SQL reads it)."""
+    pairs: list[exp.Expression] = []
+    for item in node.args.get("passing") or []:
+        if not isinstance(item, exp.Alias):
+            raise error(ERR_UNSUPPORTED, construct="JSON_EXISTS ... PASSING without AS name")
+        ident = item.args["alias"]
+        pairs += [exp.Literal.string(ident.name if ident.quoted else ident.name.upper()), item.this]
+    path = node.args.get("path")
+    text = path.sql(dialect=Oracle).strip("'") if path is not None else "$"
+    json_path.checked(text, passing={pairs[i].this for i in range(0, len(pairs), 2)})
+    return _anon("ora_json_exists", node.this, exp.Literal.string(text), *pairs)
+
+
 def _optional_args(node: exp.Expression, *names: str) -> list[exp.Expression]:
     """Positional arguments up to the last one given, NULL for the gaps (the SQL functions use defaults)."""
     values = [node.args.get(n) for n in names]
@@ -425,8 +440,7 @@ TRANSFORMS: dict[type[exp.Expression], Callable[[exp.Expression], exp.Expression
     exp.RegexpCount: rename_func("ora_regexp_count", "this", "expression", optional=("position", "parameters")),
     exp.Greatest: _greatest_least,
     exp.Least: _greatest_least,
-    exp.JSONExists: lambda node: _anon("ora_json_exists", node.this,
-                                       exp.Literal.string(_json_path_text(node.args.get("path")))),
+    exp.JSONExists: lambda node: _json_exists(node),
     exp.Pad: _pad,
     exp.NextDay: rename_func("ora_next_day", "this", "expression"),
     exp.Mod: rename_func("ora_mod", "this", "expression"),
