@@ -659,7 +659,13 @@ CORPUS: list[Item] = [
          Refused("ORA-03001", "table functions")),
     Item(SQL_REF, "SELECT e.last_name, l.n FROM employees e, LATERAL (SELECT COUNT(*) n FROM employees m "
                   "WHERE m.manager_id = e.employee_id) l", Refused("ORA-03001", "LATERAL")),
-    Item(SQL_REF, "SELECT JSON_OBJECT(*) FROM departments", Refused("ORA-03001", "JSON_OBJECT(*)")),
+    # JSON_OBJECT(*): one member per column, named as the column is (NULL ON NULL, JSON_OBJECT's default)
+    Item(SQL_REF, "SELECT JSON_OBJECT(*) FROM departments ORDER BY department_id",
+         Rows([(json.dumps({k.upper(): v for k, v in d.items()}, separators=(",", ":")),)
+               for d in sorted(DEPT, key=lambda d: d["department_id"])])),
+    Item(SQL_REF, "SELECT JSON_OBJECT(*) FROM employees WHERE employee_id = 100",
+         Rows([(json.dumps({k.upper(): (f"{v:%Y-%m-%dT%H:%M:%S}" if isinstance(v, dt.datetime) else v)
+                            for k, v in EMP[0].items()}, separators=(",", ":")),)])),
     # WITH with a column list (the recursive form requires one): the declared names are the CTE's columns
     Item(SQL_REF, "WITH t (a, b) AS (SELECT employee_id, salary FROM employees) SELECT a FROM t WHERE b > 20000",
          Rows([(e["employee_id"],) for e in EMP if e["salary"] > 20000])),

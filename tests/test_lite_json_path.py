@@ -289,3 +289,12 @@ def test_json_exists_passing_gives_the_paths_variables(conn) -> None:
         == ["Lethal Weapon"]
     with pytest.raises(ValueError, match="has no PASSING value"):
         json_path.matches(PO, json_path.parse("$?(@.PONumber == $n)"))
+
+
+def test_json_object_star_names_each_column(conn) -> None:
+    run(conn, "CREATE TABLE star_t (id NUMBER, name VARCHAR2(10), born DATE, v VECTOR(2, FLOAT32))")
+    run(conn, "INSERT INTO star_t (id, name, born) VALUES (1, 'a', DATE '2001-02-03')")
+    assert run(conn, "SELECT JSON_OBJECT(*) FROM (SELECT id, name, born FROM star_t)") == \
+        [('{"ID":1,"NAME":"a","BORN":"2001-02-03T00:00:00"}',)]
+    error = failure(conn, "SELECT JSON_OBJECT(*) FROM star_t")
+    assert error.code == 3001 and "VECTOR column (V)" in error.message

@@ -1017,8 +1017,6 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
             raise error(ERR_UNSUPPORTED_WITHIN_GROUP, function=function.split("(")[0].upper())
         if len(node.expression.expressions) != 1:
             raise error(ERR_PERCENTILE_ONE_KEY)
-    if isinstance(node, exp.JSONObject) and any(isinstance(e, exp.Star) for e in node.expressions):
-        raise error(ERR_UNSUPPORTED, construct="JSON_OBJECT(*) (list the members: JSON_OBJECT('id' VALUE id, ...))")
     if isinstance(node, exp.Table) and isinstance(node.this, exp.Anonymous):
         raise error(ERR_UNSUPPORTED, construct=f"table functions and collections in FROM "
                                                f"({node.this.sql(dialect=Oracle)[:60]})")

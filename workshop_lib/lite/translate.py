@@ -35,7 +35,7 @@ from .error_catalogue import (
     ERR_TEXT_INVALID_LABEL, ERR_TEXT_NOT_INDEXED, ERR_TOO_MANY_VALUES, ERR_UNSUPPORTED,
     ERR_UNSUPPORTED_CONTAINS_CORRELATED, ERR_UNSUPPORTED_CONTAINS_EXPRESSION, ERR_UNSUPPORTED_EXTRACT,
     ERR_RETURNING_NEEDS_INTO, ERR_UNSUPPORTED_RETURNING, ERR_UNSUPPORTED_SCORE_PLACE, ERR_UNSUPPORTED_STATEMENT_KIND,
-    ERR_VALUE_TOO_LARGE, error,
+    ERR_UNSUPPORTED_JSON_DATETIME, ERR_VALUE_TOO_LARGE, error,
 )
 from .plan import Context, EmbedPrefetch, Plan, Returning, TextSlot, VectorSlot
 from .privileges import require_owner
@@ -777,10 +777,31 @@ class Translator:
         raise error(ERR_UNSUPPORTED, construct=f"SYS_CONTEXT({shown}) (lite answers SYS_CONTEXT('USERENV', "
                                                "'SESSION_USER' | 'CURRENT_USER' | 'CURRENT_SCHEMA'))")
 
+    def _json_object_star(self, node: exp.JSONObject) -> None:
+        """``JSON_OBJECT(*)`` / ``JSON_OBJECT(t.*)``: one member per column of the FROM items, named as the column
+        is (``"EMPLOYEE_ID":100``), as Oracle 23ai writes it. A TIMESTAMP, VECTOR or geometry column is
+        ORA-03001, as it would be written out by name."""
+        members: list[exp.Expression] = []
+        for item in node.expressions:
+            if not (isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star))):
+                members.append(item)
+                continue
+            for column in expand_stars([item], self._scope_for(node)):
+                kind = (self._type(column) or "").upper()
+                if kind.startswith("TIMESTAMP"):
+                    raise error(ERR_UNSUPPORTED_JSON_DATETIME)
+                if kind in ("VECTOR", "SDO_GEOMETRY", "INTERVAL"):
+                    raise error(ERR_UNSUPPORTED, construct=f"JSON_OBJECT(*) over a {kind} column ({column.name}): "
+                                                           "list the members: JSON_OBJECT('id' VALUE id, ...)")
+                members.append(exp.JSONKeyValue(this=exp.Literal.string(column.name), expression=column))
+        node.set("expressions", members)
+
     def _json_values(self, node: exp.Expression) -> None:
         """Values in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG written as Oracle writes them: a DATE in ISO 8601
         without a fraction ("2003-06-17T00:00:00"; lite's stored text has a space and a zero fraction), a NUMBER
         that is whole without a fraction (``4/2`` is ``2``; SQLite's REAL would give ``2.0``)."""
+        if isinstance(node, exp.JSONObject):
+            self._json_object_star(node)
         if isinstance(node, exp.JSONArrayAgg):
             values = [node.this]
         else:
