@@ -786,15 +786,16 @@ class Translator:
             if not (isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star))):
                 members.append(item)
                 continue
-            for column in expand_stars([item], self._scope_for(node)):
-                kind = (self._type(column) or "").upper()
-                if kind.startswith("TIMESTAMP"):
-                    raise error(ERR_UNSUPPORTED_JSON_DATETIME)
-                if kind in ("VECTOR", "SDO_GEOMETRY", "INTERVAL"):
-                    raise error(ERR_UNSUPPORTED, construct=f"JSON_OBJECT(*) over a {kind} column ({column.name}): "
-                                                           "list the members: JSON_OBJECT('id' VALUE id, ...)")
-                members.append(exp.JSONKeyValue(this=exp.Literal.string(column.name), expression=column))
+            members += [exp.JSONKeyValue(this=exp.Literal.string(column.name), expression=column)
+                        for column in expand_stars([item], self._scope_for(node))]
         node.set("expressions", members)
+        for member in members:   # typed once they are in the tree (a scope is found from the parent)
+            kind = (self._type(member.expression) or "").upper().split("(")[0].strip()
+            if kind.startswith("TIMESTAMP"):
+                raise error(ERR_UNSUPPORTED_JSON_DATETIME)
+            if kind in ("VECTOR", "SDO_GEOMETRY", "INTERVAL"):
+                raise error(ERR_UNSUPPORTED, construct=f"JSON_OBJECT(*) over a {kind} column ({member.this.name}): "
+                                                       "list the members: JSON_OBJECT('id' VALUE id, ...)")
 
     def _json_values(self, node: exp.Expression) -> None:
         """Values in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG written as Oracle writes them: a DATE in ISO 8601
