@@ -297,4 +297,5 @@ def test_json_object_star_names_each_column(conn) -> None:
     assert run(conn, "SELECT JSON_OBJECT(*) FROM (SELECT id, name, born FROM star_t)") == \
         [('{"ID":1,"NAME":"a","BORN":"2001-02-03T00:00:00"}',)]
     error = failure(conn, "SELECT JSON_OBJECT(*) FROM star_t")
-    assert error.code == 3001 and "VECTOR column (V)" in error.message
+    assert error.code == 3001 and "VECTOR value in generated JSON (V)" in error.message
+    assert failure(conn, "SELECT JSON_ARRAY(TO_VECTOR('[1, 2]')) FROM dual").code == 3001

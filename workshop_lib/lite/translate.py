@@ -779,23 +779,19 @@ class Translator:
 
     def _json_object_star(self, node: exp.JSONObject) -> None:
         """``JSON_OBJECT(*)`` / ``JSON_OBJECT(t.*)``: one member per column of the FROM items, named as the column
-        is (``"EMPLOYEE_ID":100``), as Oracle 23ai writes it. A TIMESTAMP, VECTOR or geometry column is
-        ORA-03001, as it would be written out by name."""
+        is (``"EMPLOYEE_ID":100``), as Oracle 23ai writes it; :meth:`_json_values` then reads their types."""
         members: list[exp.Expression] = []
+        expanded: list[exp.JSONKeyValue] = []
         for item in node.expressions:
             if not (isinstance(item, exp.Star) or (isinstance(item, exp.Column) and isinstance(item.this, exp.Star))):
                 members.append(item)
                 continue
-            members += [exp.JSONKeyValue(this=exp.Literal.string(column.name), expression=column)
-                        for column in expand_stars([item], self._scope_for(node))]
-        node.set("expressions", members)
-        for member in members:   # typed once they are in the tree (a scope is found from the parent)
-            kind = (self._type(member.expression) or "").upper().split("(")[0].strip()
-            if kind.startswith("TIMESTAMP"):
-                raise error(ERR_UNSUPPORTED_JSON_DATETIME)
-            if kind in ("VECTOR", "SDO_GEOMETRY", "INTERVAL"):
-                raise error(ERR_UNSUPPORTED, construct=f"JSON_OBJECT(*) over a {kind} column ({member.this.name}): "
-                                                       "list the members: JSON_OBJECT('id' VALUE id, ...)")
+            columns = [exp.JSONKeyValue(this=exp.Literal.string(column.name), expression=column)
+                       for column in expand_stars([item], self._scope_for(node))]
+            members += columns
+            expanded += columns
+        if expanded:
+            node.set("expressions", members)
 
     def _json_values(self, node: exp.Expression) -> None:
         """Values in JSON_OBJECT, JSON_ARRAY or JSON_ARRAYAGG written as Oracle writes them: a DATE in ISO 8601
@@ -810,7 +806,13 @@ class Translator:
         for value in values:
             if not isinstance(value, exp.Expression) or isinstance(value, exp.Literal):
                 continue
-            kind = (self._type(value) or "").upper()
+            kind = (self._type(value) or "").upper().split("(")[0].strip()
+            if kind.startswith("TIMESTAMP"):   # a star-expanded column (semantics.py refuses written ones first)
+                raise error(ERR_UNSUPPORTED_JSON_DATETIME)
+            if kind in ("VECTOR", "SDO_GEOMETRY", "INTERVAL"):
+                name = value.name if isinstance(value, exp.Column) else value.sql(dialect="oracle")[:40]
+                raise error(ERR_UNSUPPORTED, construct=f"a {kind} value in generated JSON ({name}): select it as a "
+                                                       "column of its own")
             if kind == "DATE":
                 value.replace(_anon("ora_to_char", value.copy(), exp.Literal.string('YYYY-MM-DD"T"HH24:MI:SS'),
                                     exp.Literal.string("DATE")))
