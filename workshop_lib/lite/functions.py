@@ -37,6 +37,8 @@ def _as_vector(value: Any) -> np.ndarray:
         raise ValueError("NULL vector")
     if is_vector_blob(value):
         return vector_as_numpy(value)
+    if isinstance(value, (int, float)):   # text converts ('[1, 2]'), a number does not
+        raise ValueError(f"ORA-00932: inconsistent datatypes: expected VECTOR got NUMBER ({value!r})")
     return vector_as_numpy(encode_vector(value))
 
 
@@ -414,8 +416,18 @@ def value_length(value: str, in_bytes: bool) -> int:
 
 def _numeric(value: Any) -> Any:
     """A NUMBER argument as Oracle converts it implicitly: text through TO_NUMBER (ORA-01722 when it is not
-    a number), any other value as it is."""
-    return formats.to_number(value) if isinstance(value, str) else value
+    a number), a VECTOR or other binary value ORA-00932 (Oracle does not convert those), a number as it is."""
+    if isinstance(value, str):
+        return formats.to_number(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        got = "VECTOR" if is_vector_blob(value) else "BLOB"
+        raise ValueError(f"ORA-00932: inconsistent datatypes: expected NUMBER got {got}")
+    return value
+
+
+def _float(value: Any) -> float:
+    """A NUMBER argument of a math function (SQRT, POWER, LN, ...) as a float, converted as :func:`_numeric`."""
+    return float(_numeric(value))
 
 
 def _plain_number(value: Any) -> Any:
@@ -807,7 +819,7 @@ def trunc(value: Any, arg: Any = None) -> Any:
             return trunc_date(value, arg if arg is not None else "DD")
     places = int(arg or 0)
     factor = 10 ** places
-    result = math.trunc(float(value) * factor) / factor
+    result = math.trunc(_float(value) * factor) / factor
     return int(result) if places <= 0 else result
 
 
@@ -1386,9 +1398,9 @@ def oracle_sqrt(n: Any) -> float | None:
     """SQRT(n): ORA-01428 for a negative n (SQLite's sqrt gives NULL)."""
     if n is None:
         return None
-    if float(n) < 0:
+    if _float(n) < 0:
         raise _out_of_range(n)
-    return math.sqrt(float(n))
+    return math.sqrt(_float(n))
 
 
 def oracle_power(m: Any, n: Any) -> float | int | None:
@@ -1396,7 +1408,7 @@ def oracle_power(m: Any, n: Any) -> float | int | None:
     ORA-01428 too."""
     if m is None or n is None:
         return None
-    m, n = float(m), float(n)
+    m, n = _float(m), _float(n)
     if (m < 0 and not n.is_integer()) or (m == 0 and n < 0):
         raise _out_of_range(n if m < 0 else m)
     result = m ** n
@@ -1407,9 +1419,9 @@ def oracle_ln(n: Any) -> float | None:
     """LN(n): n must be greater than 0 (ORA-01428)."""
     if n is None:
         return None
-    if float(n) <= 0:
+    if _float(n) <= 0:
         raise _out_of_range(n)
-    return math.log(float(n))
+    return math.log(_float(n))
 
 
 def oracle_log(base: Any, n: Any = None) -> float | None:
@@ -1418,11 +1430,11 @@ def oracle_log(base: Any, n: Any = None) -> float | None:
         base, n = 10, base
     if base is None or n is None:
         return None
-    if float(base) <= 0 or float(base) == 1:
+    if _float(base) <= 0 or _float(base) == 1:
         raise _out_of_range(base)
-    if float(n) <= 0:
+    if _float(n) <= 0:
         raise _out_of_range(n)
-    result = math.log(float(n)) / math.log(float(base))
+    result = math.log(_float(n)) / math.log(_float(base))
     return round(result) if abs(result - round(result)) < 1e-12 else result
 
 

@@ -869,6 +869,8 @@ class Translator:
         uses NLS_DATE_FORMAT); SQLite would write ``0.5`` and the stored date text."""
         for operand in (node.this, node.expression):
             kind = self._type(operand)
+            if kind in ("VECTOR", "SDO_GEOMETRY"):
+                raise error(ERR_INCONSISTENT_DATATYPES, expected="CHAR", got=kind)
             if kind in ("NUMBER", "BINARY_DOUBLE", *DATETIME_TYPES):
                 operand.replace(_anon("ora_to_char", operand.copy(), exp.Null(),
                                       exp.Literal.string(kind) if kind in DATETIME_TYPES else exp.Null()))
@@ -936,6 +938,8 @@ class Translator:
                 raise error(ERR_INCONSISTENT_DATATYPES, expected=target.split("(")[0], got=kind)
             else:
                 node.replace(_anon("ora_as_date" if target.startswith("DATE") else "ora_as_timestamp", node.this))
+        elif kind in ("VECTOR", "SDO_GEOMETRY") and not target.startswith(kind):
+            raise error(ERR_UNSUPPORTED, construct=f"CAST of a {kind} value AS {target.split('(')[0]}")
         elif kind in DATETIME_TYPES:
             if target.startswith(("VARCHAR", "CHAR", "NVARCHAR", "CLOB")):
                 node.replace(_anon("ora_to_char", node.this, exp.Null(), exp.Literal.string(kind)))

@@ -1,0 +1,62 @@
+"""Every function and operator over a column of every type answers or fails with an Oracle error.
+
+A value of the wrong type (a VECTOR in arithmetic, a string in POWER, a VECTOR concatenated) must give the
+error Oracle names (ORA-00932, ORA-01722, ...), or lite's ORA-03001 where it lacks the conversion; never
+ORA-00604 (an internal error inside lite) nor a message that shows SQLite or Python underneath.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import oracledb
+import pytest
+
+from lite_sql import failure, run
+from workshop_lib.backends.lite import connect_lite
+
+COLUMNS = ["n", "s", "d", "t", "j", "v", "b"]
+EXPRESSIONS = [
+    "UPPER({})", "LENGTH({})", "SUBSTR({}, 1, 2)", "TO_CHAR({})", "TO_NUMBER({})", "ROUND({})", "TRUNC({})",
+    "ABS({})", "NVL({}, NULL)", "{} || 'x'", "{} + 1", "{} * 2", "{} / 2", "MAX({})", "MIN({})", "SUM({})", "AVG({})",
+    "COUNT(DISTINCT {})", "LISTAGG({}, ',') WITHIN GROUP (ORDER BY 1)", "JSON_ARRAY({})", "JSON_OBJECT('k' VALUE {})",
+    "CAST({} AS VARCHAR2(30))", "TO_DATE({})", "INITCAP({})", "LPAD({}, 5)", "REPLACE({}, 'a', 'b')",
+    "INSTR({}, 'a')", "GREATEST({}, {})", "DECODE({}, NULL, 1, 2)", "JSON_VALUE({}, '$.a')", "VECTOR_DISTANCE({}, {})",
+    "EXTRACT(YEAR FROM {})", "ADD_MONTHS({}, 1)", "MEDIAN({})", "STDDEV({})", "SIGN({})", "TO_CHAR({}, 'YYYY')",
+    "TO_CHAR({}, '999.9')", "MOD({}, 2)", "POWER({}, 2)", "SQRT({})", "LN({})",
+]
+CONDITIONS = ["{} = {}", "{} < {}", "REGEXP_LIKE({}, 'a')", "{} IS JSON", "{} LIKE 'a%'", "{} BETWEEN {} AND {}"]
+
+
+@pytest.fixture(scope="module")
+def conn(tmp_path_factory):
+    connection = connect_lite(tmp_path_factory.mktemp("types"), "AGENT")
+    run(connection, "CREATE TABLE p (n NUMBER, s VARCHAR2(20), d DATE, t TIMESTAMP, j JSON, v VECTOR(2, FLOAT32), "
+                    "b BINARY_DOUBLE)")
+    run(connection, "INSERT INTO p VALUES (1.5, 'abc', DATE '2020-01-02', TIMESTAMP '2020-01-02 03:04:05', "
+                    "'{\"a\":[1,2]}', TO_VECTOR('[1,2]'), 2.5)")
+    yield connection
+    connection.close()
+
+
+def test_no_type_mistake_is_an_internal_error(conn) -> None:
+    statements = [f"SELECT {e.format(c, c)} FROM p" for e, c in itertools.product(EXPRESSIONS, COLUMNS)]
+    statements += [f"SELECT 1 FROM p WHERE {e.format(c, c, c)}" for e, c in itertools.product(CONDITIONS, COLUMNS)]
+    internal = {}
+    for sql in statements:
+        try:
+            run(conn, sql)
+        except oracledb.DatabaseError as exc:
+            message = exc.args[0].message
+            if exc.args[0].code == 604 or any(w in message.lower() for w in ("sqlite", "decimal.", "python")):
+                internal[sql] = message.splitlines()[0]
+    assert internal == {}
+
+
+@pytest.mark.parametrize(("sql", "code"), [
+    ("SELECT v + 1 FROM p", 932), ("SELECT SUM(v) FROM p", 932), ("SELECT v || 'x' FROM p", 932),
+    ("SELECT POWER(s, 2) FROM p", 1722), ("SELECT VECTOR_DISTANCE(n, n) FROM p", 932),
+    ("SELECT CAST(v AS VARCHAR2(30)) FROM p", 3001),
+])
+def test_the_error_names_the_mistake(conn, sql: str, code: int) -> None:
+    assert failure(conn, sql).code == code
