@@ -53,7 +53,30 @@ def test_no_type_mistake_is_an_internal_error(conn) -> None:
     assert internal == {}
 
 
+OPERANDS = COLUMNS + ["NULL", "1", "'x'", "INTERVAL '1' DAY", "SYSDATE"]
+BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} || {}", "NVL({}, {})", "GREATEST({}, {})", "NULLIF({}, {})",
+          "DECODE({}, {}, 1, 0)", "MOD({}, {})", "ROUND({}, {})", "INSTR({}, {})", "MONTHS_BETWEEN({}, {})",
+          "VECTOR_DISTANCE({}, {})"]
+
+
+def test_no_pair_of_operands_is_an_internal_error(conn) -> None:
+    """Every pair of a column, a literal, an INTERVAL or SYSDATE under each two-argument function and operator
+    (date + date is ORA-00975, a number for a VECTOR ORA-00932, text for a number ORA-01722, ...)."""
+    internal = {}
+    for (a, b), form in itertools.product(itertools.product(OPERANDS, OPERANDS), BINARY):
+        sql = f"SELECT {form.format(a, b)} FROM p"
+        try:
+            run(conn, sql)
+        except oracledb.DatabaseError as exc:
+            message = exc.args[0].message
+            if exc.args[0].code == 604 or any(w in message.lower() for w in ("sqlite", "decimal.", "could not")):
+                internal[sql] = message.splitlines()[0]
+    assert internal == {}
+
+
 @pytest.mark.parametrize(("sql", "code"), [
+    ("SELECT d + d FROM p", 975), ("SELECT VECTOR_DISTANCE(n, 1) FROM p", 932),
+    ("SELECT ROUND(n, s) FROM p", 1722),
     ("SELECT v + 1 FROM p", 932), ("SELECT SUM(v) FROM p", 932), ("SELECT v || 'x' FROM p", 932),
     ("SELECT POWER(s, 2) FROM p", 1722), ("SELECT VECTOR_DISTANCE(n, n) FROM p", 932),
     ("SELECT CAST(v AS VARCHAR2(30)) FROM p", 3001),

@@ -491,7 +491,12 @@ class LiteConnection:
                         f'SELECT rowid FROM "{self._db(slot.owner)}"."{slot.table}"')]
                     self._hand_over(slot.slot, every, [None] * len(every))
                 continue
-            qvec = vector_as_numpy(encode_vector(query))
+            try:
+                if isinstance(query, (int, float)):   # text converts ('[1, 2]'), a number does not
+                    raise ValueError("ORA-00932: inconsistent datatypes: expected VECTOR got NUMBER")
+                qvec = vector_as_numpy(encode_vector(query))
+            except ValueError as exc:   # the query vector of VECTOR_DISTANCE, as its SQL function would say it
+                raise from_function_error(exc) from None
             rowids, matrix, norms = self._matrix(slot.owner, slot.table, slot.column)
             if matrix.shape[0] and matrix.shape[1] != qvec.shape[0]:
                 raise error(ERR_VECTOR_DIMENSIONS, left=matrix.shape[1], right=qvec.shape[0])

@@ -129,6 +129,8 @@ ERR_MORE_THAN_ONE_STATEMENT = ErrorSpec(
 ERR_TOO_MANY_VALUES = ErrorSpec(913, "too many values")
 ERR_NOT_ENOUGH_VALUES = ErrorSpec(947, "not enough values")
 ERR_INCONSISTENT_DATATYPES = ErrorSpec(932, "inconsistent datatypes: expected {expected} got {got}")
+ERR_DATE_PLUS_DATE = ErrorSpec(975, "date + date not allowed",
+                               "subtract them for the days between, or add a number or an INTERVAL to one")
 ERR_NOT_A_GROUP_BY_EXPRESSION = ErrorSpec(
     979, "not a GROUP BY expression",
     "{expression} is neither a GROUP BY item nor inside an aggregate: add it to GROUP BY or aggregate it")

@@ -445,7 +445,8 @@ def oracle_round(value: Any, places: Any = 0) -> int | float | None:
     from zero on the decimal value as written (SQLite's round() treats negative places as 0)."""
     if value is None or places is None:
         return None
-    return _round_half_up(_numeric(value), int(places))
+    # Oracle takes any integer for places; beyond NUMBER's 130 digits either way the value is unchanged or 0
+    return _round_half_up(_numeric(value), max(-130, min(130, int(_float(places)))))
 
 
 def _round_half_up(number: int | float, places: int) -> int | float:
@@ -817,7 +818,7 @@ def trunc(value: Any, arg: Any = None) -> Any:
             value = formats.to_number(value)
         else:
             return trunc_date(value, arg if arg is not None else "DD")
-    places = int(arg or 0)
+    places = int(_float(arg)) if arg is not None else 0
     factor = 10 ** places
     result = math.trunc(_float(value) * factor) / factor
     return int(result) if places <= 0 else result
@@ -855,7 +856,7 @@ def interval_seconds(amount: Any, unit: str) -> float | None:
     key = str(unit).upper()
     if key not in _INTERVAL_UNITS:
         raise ValueError(f"ORA-01760: illegal argument for function (interval unit {unit!r})")
-    return float(amount) * _INTERVAL_UNITS[key]
+    return _float(amount) * _INTERVAL_UNITS[key]
 
 
 def days_between(a: Any, b: Any) -> float | None:

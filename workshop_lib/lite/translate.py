@@ -28,7 +28,7 @@ from . import connect_by, json_table, multitable, pivot, row_limits, semantics, 
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
-    ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
+    ERR_DATE_PLUS_DATE, ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
     ERR_MORE_THAN_ONE_STATEMENT, ERR_NOT_ENOUGH_ARGUMENTS, ERR_NOT_ENOUGH_VALUES, ERR_PARSE,
     ERR_SCORE_WITHOUT_CONTAINS, ERR_SPATIAL_INDEX_NEEDED, ERR_SQLITE_AMBIGUOUS_COLUMN, ERR_TABLE_DOES_NOT_EXIST,
     ERR_TEXT_COLUMN_NOT_INDEXED,
@@ -679,6 +679,8 @@ class Translator:
                     and lt != rt and None not in (lt, rt):
                 raise error(ERR_INCONSISTENT_DATATYPES, expected="DATE or TIMESTAMP", got=lt or rt)
             return False
+        if not sub and lt in DATETIME_TYPES and rt in DATETIME_TYPES:
+            raise error(ERR_DATE_PLUS_DATE)
         if sub and lt in DATETIME_TYPES and rt in DATETIME_TYPES:
             fn = "ora_days_between" if lt == rt == "DATE" else "ora_seconds_between"
             node.replace(_anon(fn, left, right))

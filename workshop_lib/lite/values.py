@@ -47,7 +47,8 @@ def encode_vector(values: Any, fmt: str = "f") -> bytes:
     except (TypeError, ValueError):
         raise ValueError("ORA-51805: Vector is not properly formatted (a dimension value is not a number)") from None
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError("a VECTOR must be a non-empty one-dimensional list of numbers")
+        raise ValueError("ORA-51805: Vector is not properly formatted (a VECTOR is a non-empty one-dimensional "
+                         "list of numbers)")
     return _MAGIC_FOR[fmt] + arr.tobytes()
 
 
