@@ -83,3 +83,27 @@ def test_no_pair_of_operands_is_an_internal_error(conn) -> None:
 ])
 def test_the_error_names_the_mistake(conn, sql: str, code: int) -> None:
     assert failure(conn, sql).code == code
+
+
+@pytest.mark.parametrize(("k", "rows"), [(2, 2), (1.9, 1), ("2", 2), (-3, 0), (None, 0), (0, 0)])
+def test_a_fetch_count_bind_is_read_as_oracle_reads_it(conn, k, rows) -> None:
+    """FETCH FIRST :k ROWS ONLY: the fraction dropped, a negative or NULL count none (SQL Reference,
+    row_limiting_clause); text through TO_NUMBER. The same in a vector top-k block lite prunes and in SQLite's
+    LIMIT (a non-integer reached SQLite as 'datatype mismatch', or escaped as a Python ValueError)."""
+    run(conn, "CREATE TABLE fetch_v (id NUMBER, v VECTOR(2, FLOAT32))") if not run(
+        conn, "SELECT table_name FROM user_tables WHERE table_name = 'FETCH_V'") else None
+    run(conn, "DELETE FROM fetch_v")
+    for i in range(5):
+        run(conn, "INSERT INTO fetch_v VALUES (:1, TO_VECTOR(:2))", [i, f"[{i}, 1]"])
+    pruned = run(conn, "SELECT id FROM fetch_v ORDER BY VECTOR_DISTANCE(v, TO_VECTOR('[0, 1]'), EUCLIDEAN) "
+                       "FETCH FIRST :k ROWS ONLY", {"k": k})
+    plain = run(conn, "SELECT id FROM fetch_v ORDER BY id FETCH FIRST :k ROWS ONLY", {"k": k})
+    assert pruned == plain == [(i,) for i in range(rows)]
+    assert run(conn, "SELECT id FROM fetch_v ORDER BY id OFFSET :o ROWS FETCH NEXT 1 ROWS ONLY", {"o": k}) == \
+        [(min(rows, 4),)]
+
+
+def test_a_fetch_count_that_is_not_a_number(conn) -> None:
+    for sql in ("SELECT id FROM fetch_v ORDER BY VECTOR_DISTANCE(v, TO_VECTOR('[0, 1]')) FETCH FIRST :k ROWS ONLY",
+                "SELECT id FROM fetch_v ORDER BY id FETCH FIRST :k ROWS ONLY"):
+        assert failure(conn, sql, {"k": "two"}).code == 1722

@@ -450,6 +450,16 @@ class LiteConnection:
         self.caches.matrices.put(key, version, column_cache)
         return column_cache.view()
 
+    def _row_count(self, slot: Any, binds: dict[str, Any]) -> int:
+        """The FETCH FIRST count of a pruned block, read as Oracle reads it (functions.row_count)."""
+        count_sql = slot.limit_sql
+        if count_sql.upper().startswith("ORA_ROW_COUNT(:") and count_sql.endswith(")"):
+            count_sql = count_sql[14:-1]   # the bare bind: _scalar reads it without an execute
+        try:
+            return functions.row_count(self._scalar(count_sql, binds))
+        except ValueError as exc:
+            raise from_function_error(exc) from None
+
     def _scalar(self, expr_sql: str, binds: dict[str, Any]) -> Any:
         """The value of a row-constant SQLite expression (a slot's query or FETCH count) for these binds.
 
@@ -517,9 +527,8 @@ class LiteConnection:
         the first of them by that column. SCORE lookups find the candidates'
         scores at hand (any other hit's on demand).
         """
-        wanted = self._scalar(slot.limit_sql, binds)
+        wanted = self._row_count(slot, binds)
         total = len(rowids)
-        wanted = int(wanted) if wanted is not None else total
         size = vector_topk.first_size(wanted)
         keys = self._column_values(slot.owner, slot.table, slot.tie_key) if slot.tie_key and size < total else None
         while True:
@@ -602,8 +611,7 @@ class LiteConnection:
 
     def _nearest_rows(self, slot: Any, rowids: np.ndarray, dists: np.ndarray, binds: dict[str, Any]) -> None:
         """Give a top-k block the rows nearest the query, widening until it yields its k rows (exact)."""
-        wanted = self._scalar(slot.limit_sql, binds)
-        wanted = int(wanted) if wanted is not None else len(rowids)
+        wanted = self._row_count(slot, binds)
         total = len(rowids)
         size = vector_topk.first_size(wanted)
         while True:

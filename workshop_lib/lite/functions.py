@@ -358,6 +358,17 @@ def json_equal(left: Any, right: Any) -> int | None:
     return int(same(_json_document(left, "JSON_EQUAL"), _json_document(right, "JSON_EQUAL")))
 
 
+def row_count(value: Any) -> int:
+    """A FETCH FIRST / OFFSET count as Oracle reads it: the fraction dropped, a negative or NULL count 0, text
+    converted as TO_NUMBER does (ORA-01722)."""
+    if value is None:
+        return 0
+    number = _numeric(value)
+    if isinstance(number, float) and not math.isfinite(number):
+        return 0 if number < 0 else 2 ** 62
+    return max(0, math.trunc(number))
+
+
 def nanvl(value: Any, instead: Any) -> Any:
     """NANVL(n, m): ``m`` when ``n`` is NaN (a BINARY_DOUBLE/FLOAT value), else ``n``; NULL for a NULL."""
     if value is None or instead is None:
@@ -1579,6 +1590,7 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_json_equal": (json_equal, 2, True),
     "ora_plain_number": (_plain_number, 1, True),
     "ora_nanvl": (nanvl, 2, True),
+    "ora_row_count": (row_count, 1, True),
     "ora_to_binary_double": (to_binary_double, 1, True),
     "ora_to_binary_float": (to_binary_float, 1, True),
     "ora_bin_to_num": (bin_to_num, -1, True),

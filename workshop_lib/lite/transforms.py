@@ -708,7 +708,14 @@ def ratio_to_report(node: exp.Expression) -> exp.Expression:
 def fetch_first_rows_only(node: exp.Expression) -> exp.Expression:
     """``FETCH FIRST|NEXT n ROWS ONLY`` (also ``APPROX``/``EXACT``) is kept: SQLite's generator writes
     ``LIMIT n``; lite answers approximate searches exactly. ``PERCENT`` and ``WITH TIES`` were rewritten by
-    row_limits.py before this runs, except on a set operation, which is refused (a LIMIT would drop them)."""
+    row_limits.py before this runs, except on a set operation, which is refused (a LIMIT would drop them).
+    A count or offset that is not a whole-number literal is read as Oracle reads it (``ora_row_count``: the
+    fraction dropped, a negative or NULL count 0, text through TO_NUMBER)."""
+    key = "count" if isinstance(node, exp.Fetch) else "expression" if isinstance(node, exp.Offset) else None
+    value = node.args.get(key) if key else None
+    if value is not None and not (isinstance(value, exp.Literal) and not value.is_string
+                                  and re.fullmatch(r"\d+", value.this)):
+        node.set(key, _anon("ora_row_count", value))
     return node
 
 
