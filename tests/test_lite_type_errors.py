@@ -107,3 +107,32 @@ def test_a_fetch_count_that_is_not_a_number(conn) -> None:
     for sql in ("SELECT id FROM fetch_v ORDER BY VECTOR_DISTANCE(v, TO_VECTOR('[0, 1]')) FETCH FIRST :k ROWS ONLY",
                 "SELECT id FROM fetch_v ORDER BY id FETCH FIRST :k ROWS ONLY"):
         assert failure(conn, sql, {"k": "two"}).code == 1722
+
+
+def test_no_bind_value_escapes_as_a_python_error(tmp_path) -> None:
+    """Odd Python bind values into a column of each type, in an INSERT, a WHERE and an UPDATE: each is stored
+    or refused with an Oracle error (a whole number beyond 64 bits is kept as a float, bytes that are no VECTOR
+    are ORA-00932, an infinite dimension ORA-51805), never a Python exception such as OverflowError."""
+    import array
+    import datetime
+    import decimal
+
+    connection = connect_lite(tmp_path, "AGENT")
+    run(connection, "CREATE TABLE b (n NUMBER, s VARCHAR2(5), d DATE, t TIMESTAMP, j JSON, v VECTOR(2, FLOAT32), "
+                    "x BINARY_DOUBLE, c CLOB)")
+    values = [None, 1, 1.5, float("nan"), float("inf"), 10 ** 40, "x", "", "[1,2]", b"\x00", [1, 2], {"a": 1},
+              True, datetime.date(2020, 1, 2), datetime.timedelta(days=1), decimal.Decimal("1.25"),
+              decimal.Decimal(10) ** 30, array.array("f", [1, 2]), array.array("d", [1e300, 2]), [1e40, 1], object()]
+    escaped = {}
+    for column in ("n", "s", "d", "t", "j", "v", "x", "c"):
+        for value in values:
+            for sql in (f"INSERT INTO b ({column}) VALUES (:1)", f"SELECT COUNT(*) FROM b WHERE {column} = :1"):
+                try:
+                    run(connection, sql, [value])
+                except oracledb.DatabaseError as exc:
+                    if exc.args[0].code == 604 or "sqlite" in exc.args[0].message.lower():
+                        escaped[(sql, repr(value))] = exc.args[0].message.splitlines()[0]
+                except Exception as exc:   # noqa: BLE001 - the point: nothing but Oracle errors
+                    escaped[(sql, repr(value))] = f"{type(exc).__name__}: {exc}"
+    connection.close()
+    assert escaped == {}

@@ -104,8 +104,8 @@ def to_vector(value: Any, dimensions: Any = None, fmt: Any = None) -> bytes | No
     target = {"FLOAT32": "f", "FLOAT64": "d"}.get(str(fmt).upper()) if fmt is not None else None
     blob = encode_vector(value, target or "f")  # text and lists are read straight into the target format
     if target is not None and VECTOR_MAGIC[blob[:4]] != target:
-        blob = encode_vector(vector_as_numpy(blob).astype(np.float64 if target == "d" else np.float32),
-                             target)
+        # encode_vector casts (and refuses a value beyond the target's range: ORA-51805)
+        blob = encode_vector(vector_as_numpy(blob), target)
     if dimensions not in (None, "*"):
         count = (len(blob) - 4) // (8 if VECTOR_MAGIC[blob[:4]] == "d" else 4)
         if count != int(dimensions):

@@ -33,7 +33,8 @@ def encode_vector(values: Any, fmt: str = "f") -> bytes:
         raw = bytes(values)
         if raw[:4] in VECTOR_MAGIC:
             return raw
-        raise ValueError("binary value is not a VECTOR")
+        raise ValueError("ORA-00932: inconsistent datatypes: expected VECTOR got BINARY (bytes that are not a "
+                         "VECTOR: bind an array.array('f', ...) or a list)")
     if isinstance(values, str):
         try:
             values = json.loads(values)
@@ -43,9 +44,13 @@ def encode_vector(values: Any, fmt: str = "f") -> bytes:
     if isinstance(values, array.array):
         fmt = "d" if values.typecode == "d" else "f"
     try:
-        arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
-    except (TypeError, ValueError):
+        with np.errstate(over="ignore", invalid="ignore"):
+            arr = np.asarray(values, dtype=np.float64 if fmt == "d" else np.float32)
+    except (TypeError, ValueError, OverflowError):
         raise ValueError("ORA-51805: Vector is not properly formatted (a dimension value is not a number)") from None
+    if arr.size and not np.isfinite(arr).all():
+        raise ValueError(f"ORA-51805: Vector is not properly formatted (a dimension value is NaN, infinite or "
+                         f"beyond {'FLOAT64' if fmt == 'd' else 'FLOAT32'}'s range)")
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError("ORA-51805: Vector is not properly formatted (a VECTOR is a non-empty one-dimensional "
                          "list of numbers)")
@@ -145,14 +150,15 @@ def adapt_bind(value: Any) -> Any:
 
     Oracle treats '' as NULL, so an empty string binds as NULL here too.
     """
-    if value is None or isinstance(value, (int, float, bytes)):
+    if isinstance(value, int):   # bool too: True is 1
+        # SQLite's integers are 64-bit; a larger whole NUMBER is kept as the nearest float, as SQLite keeps one
+        return int(value) if -2 ** 63 <= value < 2 ** 63 else float(value)
+    if value is None or isinstance(value, (float, bytes)):
         return value
-    if isinstance(value, bool):
-        return int(value)
     if isinstance(value, str):
         return None if value == "" else value
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
+        return adapt_bind(int(value)) if value == value.to_integral_value() else float(value)
     if isinstance(value, (dt.datetime, dt.date)):
         return format_datetime(value)
     if isinstance(value, array.array):
