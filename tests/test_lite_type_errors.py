@@ -136,3 +136,41 @@ def test_no_bind_value_escapes_as_a_python_error(tmp_path) -> None:
                     escaped[(sql, repr(value))] = f"{type(exc).__name__}: {exc}"
     connection.close()
     assert escaped == {}
+
+
+WINDOW_FUNCTIONS = ["SUM(x)", "AVG(x)", "COUNT(x)", "MIN(s)", "MAX(d)", "STDDEV(x)", "VARIANCE(x)", "CORR(x, g)",
+                    "MEDIAN(x)", "LISTAGG(s, ',') WITHIN GROUP (ORDER BY s)", "ROW_NUMBER()", "RANK()", "NTILE(2)",
+                    "LAG(x)", "LEAD(s, 2, 'z')", "FIRST_VALUE(x)", "LAST_VALUE(x IGNORE NULLS)", "NTH_VALUE(x, 2)",
+                    "PERCENT_RANK()", "RATIO_TO_REPORT(x)", "JSON_ARRAYAGG(x)", "REGR_SLOPE(x, g)",
+                    "SUM(DISTINCT x)", "COUNT(DISTINCT s)"]
+OVERS = [" OVER ()", " OVER (PARTITION BY g)", " OVER (ORDER BY x)", " OVER (PARTITION BY g ORDER BY d DESC)",
+         " OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING)",
+         " OVER (ORDER BY d RANGE BETWEEN 2 PRECEDING AND CURRENT ROW)",
+         " OVER (ORDER BY x ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING)",
+         " OVER (ORDER BY x ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)"]
+
+
+def test_no_window_function_and_frame_is_an_internal_error_or_a_crash(tmp_path) -> None:
+    """Every aggregate and analytic function under each kind of OVER clause, frames that can hold no row
+    included: CPython 3.11's sqlite3 kills the process when a Python window function (lite's decimal SUM, its
+    statistics) is asked for such a frame, so lite keeps them out of those frames; DISTINCT takes PARTITION BY
+    only (ORA-30487, as in Oracle)."""
+    connection = connect_lite(tmp_path, "AGENT")
+    run(connection, "CREATE TABLE w (g NUMBER, x NUMBER, s VARCHAR2(5), d DATE)")
+    for i in range(6):
+        run(connection, "INSERT INTO w VALUES (:1, :2, :3, DATE '2020-01-01' + :4)",
+            [i % 2, None if i == 3 else i * 1.5, f"s{i}", i])
+    internal = {}
+    for function, over in itertools.product(WINDOW_FUNCTIONS, OVERS):
+        sql = f"SELECT {function}{over} FROM w"
+        try:
+            run(connection, sql)
+        except oracledb.DatabaseError as exc:
+            if exc.args[0].code == 604 or "sqlite" in exc.args[0].message.lower():
+                internal[sql] = exc.args[0].message.splitlines()[0]
+    # the two rows before each row (x in g, x order, NULL last: 0, 3, 6, 1.5, 7.5, NULL): a decimal SUM there is
+    # SQLite's own (no crash), NULL for the first row, whose frame is empty
+    assert run(connection, "SELECT SUM(x) OVER (ORDER BY g, x ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING) FROM w "
+                           "ORDER BY g, x") == [(None,), (0,), (3,), (9,), (7.5,), (9,)]
+    connection.close()
+    assert internal == {}

@@ -396,6 +396,9 @@ def statistic_call(node: exp.Expression) -> exp.Expression:
     if isinstance(node.parent, exp.Window) and is_keep(node.parent):
         return node   # VARIANCE / STDDEV ... KEEP (...): keep_and_percentiles reads the node as it is
     name = _STATISTICS[type(node)]
+    if frame_may_be_empty(node.parent):
+        raise error(ERR_UNSUPPORTED, construct=f"{name} over a window frame that can hold no row (it ends before "
+                                               "the current row or starts after it)")
     if (name in _ONE_ARGUMENT) != (node.args.get("expression") is None):
         raise error(ERR_WRONG_NUMBER_OF_ARGUMENTS, function=name)
     first = node.this
@@ -825,6 +828,14 @@ def _offset_rows(value: exp.Expression | str | None) -> int | None:
     return None
 
 
+def frame_may_be_empty(node: exp.Expression | None) -> bool:
+    """Whether ``node`` is a window whose frame can hold no row (it ends before the current row or starts after
+    it). CPython 3.11's sqlite3 crashes the process when SQLite asks a Python window function (lite's
+    aggregates) for the value of such a frame, so those functions must not see one (functions.FrameValue)."""
+    spec = node.args.get("spec") if isinstance(node, exp.Window) else None
+    return spec is not None and (spec.args.get("start_side") == "FOLLOWING" or spec.args.get("end_side") == "PRECEDING")
+
+
 def _frame_with_current_row(node: exp.Window) -> tuple[int, int]:
     """Widen the window's frame to take in the current row when it could be empty without it, and return how
     many rows to drop from its front and back to get the frame written (see functions.FrameValue)."""
@@ -1005,6 +1016,15 @@ def refuse_unimplemented_clauses(node: exp.Expression) -> exp.Expression:
         name = _partition_only_function(node.this)
         if name is not None:
             raise error(ERR_ORDER_BY_NOT_ALLOWED, function=name)
+    if is_analytic(node) and (isinstance(node.this.args.get("this"), exp.Distinct)
+                              or isinstance(node.this, exp.ApproxDistinct)):
+        # Oracle takes DISTINCT in an analytic aggregate with PARTITION BY only (ORA-30487 otherwise)
+        name = (f"{node.this.sql_name()}(DISTINCT ...)" if not isinstance(node.this, exp.ApproxDistinct)
+                else "APPROX_COUNT_DISTINCT(...)")
+        if node.args.get("order") is not None or node.args.get("spec") is not None:
+            raise error(ERR_ORDER_BY_NOT_ALLOWED, function=name)
+        raise error(ERR_UNSUPPORTED, construct=f"{name} OVER (PARTITION BY ...) (lite has no DISTINCT "
+                                               "in a window function: aggregate in a GROUP BY subquery and join it)")
     if is_keep(node):
         aggregate = node.this
         if type(aggregate) not in _KEEP_AGGREGATES or isinstance(aggregate.this, exp.Distinct):

@@ -47,7 +47,7 @@ from .scope import (
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
-    date_literal, merge_to_update_insert, prepare, rewrite_node,
+    date_literal, frame_may_be_empty, merge_to_update_insert, prepare, rewrite_node,
 )
 
 _DAY_FRACTION = {"DAY": 1.0, "HOUR": 1 / 24, "MINUTE": 1 / 1440, "SECOND": 1 / 86400}
@@ -740,6 +740,8 @@ class Translator:
         inner = value.expressions[0] if distinct else value
         if self._type(inner) in ("BINARY_DOUBLE", "BINARY_FLOAT") or self._integral(inner) \
                 or (isinstance(node.parent, exp.Window) and is_keep(node.parent)):
+            return
+        if frame_may_be_empty(node.parent):   # SQLite's own SUM there: a Python one would crash the process
             return
         node.replace(_anon("ora_dec_avg" if isinstance(node, exp.Avg) else "ora_dec_sum", value.copy()))
 
