@@ -28,6 +28,21 @@ EXPRESSIONS = [
 CONDITIONS = ["{} = {}", "{} < {}", "REGEXP_LIKE({}, 'a')", "{} IS JSON", "{} LIKE 'a%'", "{} BETWEEN {} AND {}"]
 
 
+def internal_errors(connection, statements: list[str]) -> dict[str, str]:
+    """Statement -> message of each that failed with lite's internal ORA-00604 or showed what runs underneath
+    (SQLite, Python's decimal or float conversion); any other Oracle error is an answer."""
+    found = {}
+    for sql in statements:
+        try:
+            run(connection, sql)
+        except oracledb.DatabaseError as exc:
+            message = exc.args[0].message
+            if exc.args[0].code == 604 or any(w in message.lower() for w in ("sqlite", "decimal.", "python",
+                                                                               "could not")):
+                found[sql] = message.splitlines()[0]
+    return found
+
+
 @pytest.fixture(scope="module")
 def conn(tmp_path_factory):
     connection = connect_lite(tmp_path_factory.mktemp("types"), "AGENT")
@@ -42,15 +57,7 @@ def conn(tmp_path_factory):
 def test_no_type_mistake_is_an_internal_error(conn) -> None:
     statements = [f"SELECT {e.format(c, c)} FROM p" for e, c in itertools.product(EXPRESSIONS, COLUMNS)]
     statements += [f"SELECT 1 FROM p WHERE {e.format(c, c, c)}" for e, c in itertools.product(CONDITIONS, COLUMNS)]
-    internal = {}
-    for sql in statements:
-        try:
-            run(conn, sql)
-        except oracledb.DatabaseError as exc:
-            message = exc.args[0].message
-            if exc.args[0].code == 604 or any(w in message.lower() for w in ("sqlite", "decimal.", "python")):
-                internal[sql] = message.splitlines()[0]
-    assert internal == {}
+    assert internal_errors(conn, statements) == {}
 
 
 OPERANDS = COLUMNS + ["NULL", "1", "'x'", "INTERVAL '1' DAY", "SYSDATE"]
@@ -62,16 +69,9 @@ BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} || {}", "NVL({}, {})",
 def test_no_pair_of_operands_is_an_internal_error(conn) -> None:
     """Every pair of a column, a literal, an INTERVAL or SYSDATE under each two-argument function and operator
     (date + date is ORA-00975, a number for a VECTOR ORA-00932, text for a number ORA-01722, ...)."""
-    internal = {}
-    for (a, b), form in itertools.product(itertools.product(OPERANDS, OPERANDS), BINARY):
-        sql = f"SELECT {form.format(a, b)} FROM p"
-        try:
-            run(conn, sql)
-        except oracledb.DatabaseError as exc:
-            message = exc.args[0].message
-            if exc.args[0].code == 604 or any(w in message.lower() for w in ("sqlite", "decimal.", "could not")):
-                internal[sql] = message.splitlines()[0]
-    assert internal == {}
+    statements = [f"SELECT {form.format(a, b)} FROM p"
+                  for (a, b), form in itertools.product(itertools.product(OPERANDS, OPERANDS), BINARY)]
+    assert internal_errors(conn, statements) == {}
 
 
 @pytest.mark.parametrize(("sql", "code"), [
@@ -160,14 +160,8 @@ def test_no_window_function_and_frame_is_an_internal_error_or_a_crash(tmp_path) 
     for i in range(6):
         run(connection, "INSERT INTO w VALUES (:1, :2, :3, DATE '2020-01-01' + :4)",
             [i % 2, None if i == 3 else i * 1.5, f"s{i}", i])
-    internal = {}
-    for function, over in itertools.product(WINDOW_FUNCTIONS, OVERS):
-        sql = f"SELECT {function}{over} FROM w"
-        try:
-            run(connection, sql)
-        except oracledb.DatabaseError as exc:
-            if exc.args[0].code == 604 or "sqlite" in exc.args[0].message.lower():
-                internal[sql] = exc.args[0].message.splitlines()[0]
+    internal = internal_errors(connection, [f"SELECT {function}{over} FROM w"
+                                            for function, over in itertools.product(WINDOW_FUNCTIONS, OVERS)])
     # the two rows before each row (x in g, x order, NULL last: 0, 3, 6, 1.5, 7.5, NULL): a decimal SUM there is
     # SQLite's own (no crash), NULL for the first row, whose frame is empty
     assert run(connection, "SELECT SUM(x) OVER (ORDER BY g, x ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING) FROM w "
