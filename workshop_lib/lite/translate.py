@@ -763,8 +763,11 @@ class Translator:
             if source is None:
                 return False
             ctype = self.ctx.columns_of(source[0], source[1]).get(source[2])
+            declared = ctype.data_type.upper() if ctype is not None else ""
             return ctype is not None and ctype.type_class == "NUMBER" and (
-                ctype.data_type.upper().startswith("INTEGER") or (ctype.precision is not None and not ctype.scale))
+                declared.startswith(("INTEGER", "INT", "SMALLINT"))
+                or (declared.startswith(("NUMBER", "DECIMAL", "NUMERIC")) and ctype.precision is not None
+                    and not ctype.scale))   # FLOAT(n) has a precision and decimals: not whole
         return False
 
     def _sys_context(self, node: exp.Anonymous) -> None:
