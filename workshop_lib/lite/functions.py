@@ -249,11 +249,7 @@ def json_value(doc: Any, path: str, on_empty: Any = None, empty_default: Any = N
     value = found[0]
     if value is None or value == "":   # Oracle has no empty string: "" is NULL
         return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    return json_path.scalar_text(value)
 
 
 def json_matches(data: Any, path: str) -> list[Any]:
@@ -509,6 +505,14 @@ def _decimal(value: int | float) -> decimal.Decimal:
     """The decimal number a stored value stands for: an int exactly, a float as the shortest decimal that reads
     back as it (``repr``), which is the literal or NUMBER value it was made from."""
     return decimal.Decimal(value) if isinstance(value, int) else decimal.Decimal(repr(value))
+
+
+def _decimal_total(numbers: list[int | float]) -> decimal.Decimal:
+    """The exact decimal sum of NUMBER values (as Oracle adds them), at NUMBER's 40 digits."""
+    total = decimal.Decimal(0)
+    for number in numbers:
+        total = _NUMBER.add(total, _decimal(number))
+    return total
 
 
 def _from_decimal(value: decimal.Decimal) -> int | float:
@@ -1776,14 +1780,10 @@ def _aggregate(function: str, values: list[Any]) -> Any:
         ordered = sorted(present, key=_sqlite_order)
         return ordered[0] if function == "MIN" else ordered[-1]
     numbers = [_numeric(v) for v in present]
-    if function == "SUM":
-        return _plain_number(math.fsum(numbers)) if any(isinstance(n, float) for n in numbers) else sum(numbers)
-    mean = math.fsum(numbers) / len(numbers)
-    if function == "AVG":
-        return _plain_number(mean)
-    # Oracle's VARIANCE and STDDEV: the sample figures, 0 for a single value
-    variance = math.fsum((n - mean) ** 2 for n in numbers) / (len(numbers) - 1) if len(numbers) > 1 else 0
-    return _plain_number(variance if function == "VARIANCE" else math.sqrt(variance))
+    if function in ("SUM", "AVG"):   # in decimal, as the plain SUM and AVG (DecimalSum)
+        total = _decimal_total(numbers)
+        return _from_decimal(total if function == "SUM" else _NUMBER.divide(total, len(numbers)))
+    return _statistic(function, [(n,) for n in numbers])   # VARIANCE, STDDEV
 
 
 _ONE_ARGUMENT_STATISTICS = frozenset({"VARIANCE", "VAR_SAMP", "VAR_POP", "STDDEV", "STDDEV_SAMP", "STDDEV_POP"})

@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PathSyntaxError", "Unsupported", "Path", "parse", "checked", "matches"]
+__all__ = ["PathSyntaxError", "Unsupported", "Path", "parse", "checked", "matches", "scalar_text"]
 
 
 class PathSyntaxError(ValueError):
@@ -465,6 +465,16 @@ def _selected(items: list[Any], ranges: tuple) -> list[Any]:
     return [items[i] for i in sorted(chosen)]   # a short array can make [0, last] name one element twice
 
 
+def scalar_text(value: Any) -> str:
+    """A JSON scalar as JSON_VALUE returns it and ``string()`` writes it: ``true`` / ``false``, a whole number
+    without ``.0``, text as it is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -527,13 +537,7 @@ def _scalar_method(name: str, item: Any) -> Any:
     if name == "stringonly":
         return item if isinstance(item, str) else _NO_MATCH
     if name == "string":
-        if isinstance(item, str):
-            return item
-        if isinstance(item, bool):
-            return "true" if item else "false"
-        if _is_number(item):
-            return str(int(item)) if isinstance(item, float) and item.is_integer() else str(item)
-        return _NO_MATCH
+        return scalar_text(item) if isinstance(item, (str, bool)) or _is_number(item) else _NO_MATCH
     if name == "booleanonly":
         return item if isinstance(item, bool) else _NO_MATCH
     # boolean()

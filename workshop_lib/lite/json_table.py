@@ -319,8 +319,7 @@ def _typed(column: dict, value: Any) -> Any:
             raise _ColumnError(str(failure)) from None
     if kind in ("DATE", "TIMESTAMP"):
         return _datetime(value, kind, column.get("time", False))
-    text = ("true" if value else "false") if isinstance(value, bool) else \
-        str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    text = json_path.scalar_text(value)
     if text == "":
         return None   # Oracle has no empty string
     length = column.get("length")
