@@ -452,9 +452,9 @@ class LiteConnection:
 
     def _row_count(self, slot: Any, binds: dict[str, Any]) -> int:
         """The FETCH FIRST count of a pruned block, read as Oracle reads it (functions.row_count)."""
-        count_sql = slot.limit_sql
-        if count_sql.upper().startswith("ORA_ROW_COUNT(:") and count_sql.endswith(")"):
-            count_sql = count_sql[14:-1]   # the bare bind: _scalar reads it without an execute
+        count_sql, call = slot.limit_sql, "ORA_ROW_COUNT("
+        if count_sql.upper().startswith(call + ":") and count_sql.endswith(")"):
+            count_sql = count_sql[len(call):-1]   # the bare bind: _scalar reads it without an execute
         try:
             return functions.row_count(self._scalar(count_sql, binds))
         except ValueError as exc:

@@ -16,7 +16,7 @@ from sqlglot.errors import TokenError
 from sqlglot.tokens import Token, TokenType
 
 from .dialect import Oracle
-from .oracle_functions import ORACLE_FUNCTIONS
+from .oracle_functions import is_lite_helper
 from .error_catalogue import (
     ERR_AS_BEFORE_TABLE_ALIAS, ERR_BACKTICK, ERR_DOUBLE_COLON_CAST, ERR_DOUBLE_EQUALS, ERR_INVALID_CHARACTER,
     ERR_QUOTED_STRING_NOT_TERMINATED,
@@ -133,28 +133,6 @@ _PLSQL_UNIT = re.compile(r"\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:NON)?EDITIONABL
                          r"(?:PROCEDURE|FUNCTION|TRIGGER|PACKAGE|TYPE\s+BODY)\b", re.I)
 
 
-def merge_delete_where(sql: str, tokens: list[Token]) -> tuple[str, str] | None:
-    """``MERGE ... WHEN MATCHED THEN UPDATE SET ... DELETE WHERE cond ...`` split into the MERGE without its
-    DELETE WHERE clause and the text of ``cond`` (sqlglot does not read the clause); None for any other text.
-    The condition runs to the next WHEN outside parentheses, or to the end."""
-    if not tokens or tokens[0].token_type != TokenType.MERGE:
-        return None
-    for i, tok in enumerate(tokens[:-1]):
-        if tok.token_type == TokenType.DELETE and tokens[i + 1].token_type == TokenType.WHERE:
-            depth, end = 0, len(tokens)
-            for j in range(i + 2, len(tokens)):
-                kind = tokens[j].token_type
-                depth += kind == TokenType.L_PAREN
-                depth -= kind == TokenType.R_PAREN
-                if depth == 0 and kind == TokenType.WHEN:
-                    end = j
-                    break
-            stop = tokens[end].start if end < len(tokens) else len(sql)
-            condition = sql[tokens[i + 1].end + 1:stop].strip()
-            return sql[:tok.start] + " " + sql[stop:], condition
-    return None
-
-
 def check(sql: str) -> list[Token]:
     """Raise the Oracle error for non-Oracle syntax in ``sql``; return its tokens otherwise."""
     stripped = _strip_strings(sql).rstrip()
@@ -199,13 +177,12 @@ def check(sql: str) -> list[Token]:
                 raise error(ERR_NON_ORACLE_FUNCTION, name=text, oracle_form=NON_ORACLE_FUNCTIONS[text])
         if tok.token_type == TokenType.PARTITION_BY and clause.get(depth) == "FROM" and owner.get(depth) != "OVER":
             raise error(ERR_UNSUPPORTED_PARTITIONED_OUTER_JOIN)
-        if text.startswith("ORA_") and text not in ORACLE_FUNCTIONS and nxt is not None \
-                and nxt.token_type == TokenType.L_PAREN and not _is_quoted(tok):
-            raise error(ERR_UNKNOWN_FUNCTION, name=text)   # lite's own helpers are ora_*: not names Oracle SQL has
-        if text in _UNREAD_JSON_FUNCTIONS and nxt is not None and nxt.token_type == TokenType.L_PAREN \
-                and not _is_quoted(tok):
-            raise error(ERR_UNSUPPORTED_JSON_FUNCTION, function=text)   # sqlglot cannot parse them: name them
-        if owner.get(depth) in _JSON_SERIALIZERS and text in _JSON_SERIALIZE_OPTIONS \
+        if nxt is not None and nxt.token_type == TokenType.L_PAREN and not _is_quoted(tok):   # a call
+            if is_lite_helper(text):
+                raise error(ERR_UNKNOWN_FUNCTION, name=text)   # lite's own ora_* helpers: not names Oracle SQL has
+            if text in _UNREAD_JSON_FUNCTIONS:
+                raise error(ERR_UNSUPPORTED_JSON_FUNCTION, function=text)   # sqlglot cannot parse them: name them
+        if depth and text in _JSON_SERIALIZE_OPTIONS and owner.get(depth) in _JSON_SERIALIZERS \
                 and tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER):
             raise error(ERR_UNSUPPORTED_JSON_SERIALIZE_OPTION, function=owner[depth], option=text)
         if tok.token_type == TokenType.L_PAREN:

@@ -52,3 +52,10 @@ ORACLE_FUNCTIONS = frozenset("""
     XMLDIFF XMLELEMENT XMLEXISTS XMLFOREST XMLISVALID XMLPARSE XMLPATCH XMLPI XMLQUERY XMLROOT XMLSEQUENCE
     XMLSERIALIZE XMLTABLE XMLTRANSFORM
 """.split())
+
+
+def is_lite_helper(name: str) -> bool:
+    """Whether ``name`` is one of lite's own SQL functions (``ora_*``), which Oracle SQL cannot call: the
+    prefix is lite's, except Oracle's ORA_HASH and the other ORA_ functions above."""
+    upper = name.upper()
+    return upper.startswith("ORA_") and upper not in ORACLE_FUNCTIONS

@@ -33,7 +33,7 @@ from .error_catalogue import (
     ERR_WRONG_NUMBER_OF_ARGUMENTS, ErrorSpec, error, passthrough,
 )
 from . import grouping_sets, json_path, json_table, outer_join, rownum
-from .oracle_functions import ORACLE_FUNCTIONS
+from .oracle_functions import ORACLE_FUNCTIONS, is_lite_helper
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, is_analytic, is_keep, name_of
@@ -71,6 +71,14 @@ _ONE_ARGUMENT_RENAMES = {"NLS_UPPER": "UPPER", "NLS_LOWER": "LOWER", "NLS_INITCA
 
 def _anon(name: str, *args: exp.Expression) -> exp.Anonymous:
     return exp.Anonymous(this=name, expressions=list(args))
+
+
+def lite_call(name: str, *args: exp.Expression) -> exp.Anonymous:
+    """A call of SQLite's or lite's own function ``name``, written by lite: the later passes leave it alone
+    (a statement that names it itself gets ORA-00904, as in Oracle)."""
+    call = _anon(name, *args)
+    call.meta["lite"] = True
+    return call
 
 
 def quoted(name: str) -> exp.Identifier:
@@ -666,7 +674,7 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
         if len(node.expressions) != 2 or not isinstance(node.expressions[1], exp.Literal):
             raise error(ERR_UNSUPPORTED_JSON_QUERY_OPTIONS)
         return _anon("ora_json_query", *node.expressions)
-    if (fname.startswith("ORA_") and fname not in ORACLE_FUNCTIONS) or fname in ("JSON_EACH", "STRFTIME") or node.meta.get("lite"):
+    if is_lite_helper(fname) or fname in ("JSON_EACH", "STRFTIME") or node.meta.get("lite"):
         return node  # already lite's (written by an earlier rewrite)
     if fname in _RENAMES:
         target = _RENAMES[fname]
@@ -679,9 +687,7 @@ def oracle_function_call(node: exp.Expression) -> exp.Expression:
         if len(node.expressions) != 1:
             raise error(ERR_UNSUPPORTED, construct=f"{fname} with {len(node.expressions)} arguments (lite reads "
                                                    f"{fname}(x), with the session's defaults)")
-        call = _anon(_ONE_ARGUMENT_RENAMES[fname], node.expressions[0])
-        call.meta["lite"] = True
-        return call
+        return lite_call(_ONE_ARGUMENT_RENAMES[fname], node.expressions[0])
     if fname == "JSON":
         return _anon("ora_json_text", *node.expressions)
     if fname in _NATIVE:

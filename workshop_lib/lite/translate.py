@@ -22,6 +22,7 @@ import re
 
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, ParseError, UnsupportedError
+from sqlglot.tokens import Token, TokenType
 
 from .catalog import ColumnType
 from . import connect_by, json_table, multitable, pivot, row_limits, semantics, sequences, vector_topk, views
@@ -39,7 +40,6 @@ from .error_catalogue import (
 )
 from .plan import Context, EmbedPrefetch, Plan, Returning, TextSlot, VectorSlot
 from .privileges import require_owner
-from .guard import merge_delete_where
 from .shapes import PASS_THROUGH_CALLS, Shape, Template
 from .scope import (
     DATETIME_TYPES, DICTIONARY_VIEWS, Scope, Source, _source_for_table, build_scope, cte_sources,
@@ -47,7 +47,7 @@ from .scope import (
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
-    date_literal, frame_may_be_empty, merge_to_update_insert, prepare, rewrite_node,
+    date_literal, frame_may_be_empty, lite_call, merge_to_update_insert, prepare, rewrite_node,
 )
 
 _DAY_FRACTION = {"DAY": 1.0, "HOUR": 1 / 24, "MINUTE": 1 / 1440, "SECOND": 1 / 86400}
@@ -91,6 +91,28 @@ _ORACLE = Oracle()
 _SQLITE_GENERATOR = LiteSQLite().generator()
 
 
+def _merge_delete_where(sql: str, tokens: list[Token]) -> tuple[str, str] | None:
+    """``MERGE ... WHEN MATCHED THEN UPDATE SET ... DELETE WHERE cond ...`` split into the MERGE without its
+    DELETE WHERE clause and the text of ``cond`` (sqlglot does not read the clause); None for any other text.
+    The condition runs to the next WHEN outside parentheses, or to the end."""
+    if not tokens or tokens[0].token_type != TokenType.MERGE:
+        return None
+    for i, tok in enumerate(tokens[:-1]):
+        if tok.token_type == TokenType.DELETE and tokens[i + 1].token_type == TokenType.WHERE:
+            depth, end = 0, len(tokens)
+            for j in range(i + 2, len(tokens)):
+                kind = tokens[j].token_type
+                depth += kind == TokenType.L_PAREN
+                depth -= kind == TokenType.R_PAREN
+                if depth == 0 and kind == TokenType.WHEN:
+                    end = j
+                    break
+            stop = tokens[end].start if end < len(tokens) else len(sql)
+            condition = sql[tokens[i + 1].end + 1:stop].strip()
+            return sql[:tok.start] + " " + sql[stop:], condition
+    return None
+
+
 def parse(sql: str, tokens: list | None = None) -> exp.Expression:
     """Parse one Oracle statement (ORA-00900/00933 style errors on failure).
 
@@ -103,7 +125,7 @@ def parse(sql: str, tokens: list | None = None) -> exp.Expression:
         tokens = None
     split = None
     if renamed.lstrip()[:5].upper() == "MERGE":
-        split = merge_delete_where(renamed, tokens if tokens is not None else _ORACLE.tokenize(renamed))
+        split = _merge_delete_where(renamed, tokens if tokens is not None else _ORACLE.tokenize(renamed))
     if split is not None:   # MERGE ... DELETE WHERE cond: sqlglot reads the MERGE and the condition apart
         merge = parse(split[0])
         condition = parse(f"SELECT 1 FROM dual WHERE {split[1]}").args["where"].this
@@ -146,22 +168,9 @@ def _rewrites_needed(nodes: list[exp.Expression]) -> set[str]:
     return needed
 
 
-def _unparen(node: exp.Expression) -> exp.Expression:
-    while isinstance(node, exp.Paren):
-        node = node.this
-    return node
-
-
 def _plain_operand(node: exp.Expression) -> bool:
     """A column, bind or literal: cheap to read twice (once for its type, once for its value)."""
-    return isinstance(_unparen(node), (exp.Column, exp.Placeholder, exp.Literal))
-
-
-def _lite_call(name: str, *args: exp.Expression) -> exp.Anonymous:
-    """A call of SQLite's own function ``name``, written by lite (not a name Oracle SQL may call)."""
-    call = _anon(name, *args)
-    call.meta["lite"] = True
-    return call
+    return isinstance(node.unnest(), (exp.Column, exp.Placeholder, exp.Literal))
 
 
 class Translator:
@@ -713,7 +722,7 @@ class Translator:
             return
         if self._integral(left) and self._integral(right):
             return
-        if any(isinstance(_unparen(operand), exp.Div) for operand in (left, right)) and not isinstance(node, exp.Div):
+        if any(isinstance(operand.unnest(), exp.Div) for operand in (left, right)) and not isinstance(node, exp.Div):
             # a quotient reaches the next operator as a double already (1/61 has no exact form in either), so
             # decimal addition could not give Oracle's 40-digit sum back; it would only cost a call per row
             # (the hybrid query's RRF score adds two quotients on every fused row)
@@ -728,7 +737,7 @@ class Translator:
             return
         # a bind or a column may still hold whole numbers row after row (a rank, an RRF k): those keep SQLite's
         # integer arithmetic, and only other rows call lite's decimal function (one Python call each)
-        whole = exp.and_(*[exp.EQ(this=_lite_call("typeof", operand.copy()), expression=exp.Literal.string("integer"))
+        whole = exp.and_(*[exp.EQ(this=lite_call("typeof", operand.copy()), expression=exp.Literal.string("integer"))
                            for operand in (left, right)])
         node.replace(exp.Case(ifs=[exp.If(this=whole, true=node.copy())], default=decimal))
 
@@ -858,7 +867,7 @@ class Translator:
                                                        "INTERVAL offset (months are not a fixed number of days)")
             days = float(amount.this) * _DAY_FRACTION[unit]
             spec.set(side, exp.Literal.number(int(days) if days.is_integer() else days))
-        key.replace(_lite_call("julianday", key.copy()))
+        key.replace(lite_call("julianday", key.copy()))
 
     def _datetime_comparison(self, node: exp.Expression) -> None:
         operands = _compared(node)
