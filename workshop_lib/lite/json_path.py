@@ -130,17 +130,16 @@ def _spans(text: str) -> list[re.Match]:
     return out
 
 
-def _tokens(text: str) -> list[tuple[str, str]]:
-    return [(m.lastgroup or "", m.group(m.lastgroup or "")) for m in _spans(text)]
-
 
 class _Reader:
     """Recursive descent over the path's tokens (one instance per parse)."""
 
     def __init__(self, text: str) -> None:
-        self.text, self.tokens, self.at = text, _tokens(text), 0
+        found = _spans(text)
+        self.text, self.at = text, 0
+        self.tokens = [(m.lastgroup or "", m.group(m.lastgroup or "")) for m in found]
+        self.spans = [m.span(m.lastgroup) for m in found]
         self.variables: set[str] = set()
-        self.spans = [m.span(m.lastgroup) for m in _spans(text)]
 
     def _adjacent(self, index: int) -> bool:
         """Whether token ``index`` and the next one touch (``$name``, a variable, not ``$ .name``)."""
@@ -338,8 +337,7 @@ class _Reader:
             return ("path", self.steps())
         if token == "$":
             self.at += 1
-            if self.peek()[0] == "word" and self.tokens[self.at - 1][1] == "$" \
-                    and self._adjacent(self.at - 1):
+            if self.peek()[0] == "word" and self._adjacent(self.at - 1):   # $name, not $ .name
                 name = self.take(kind="word")
                 self.variables.add(name)
                 return ("var", name)

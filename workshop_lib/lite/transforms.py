@@ -117,10 +117,10 @@ def _oracle_model(node: exp.Expression) -> str:
     return Oracle().generator().format_time(node).strip("'")  # type: ignore[union-attr]
 
 
-def _json_path_text(path: exp.Expression | None) -> str:
+def _json_path_text(path: exp.Expression | None, passing: frozenset | set = frozenset()) -> str:
     """The JSON path as written, read once here so a path lite does not evaluate is refused by name
     (ORA-03001) and one that is not a path is ORA-40442, before any row is read (:mod:`json_path`)."""
-    return json_path.checked(path.sql(dialect=Oracle).strip("'") if path is not None else "$")
+    return json_path.checked(path.sql(dialect=Oracle).strip("'") if path is not None else "$", passing=passing)
 
 
 def _json_exists(node: exp.Expression) -> exp.Expression:
@@ -132,9 +132,7 @@ def _json_exists(node: exp.Expression) -> exp.Expression:
             raise error(ERR_UNSUPPORTED, construct="JSON_EXISTS ... PASSING without AS name")
         ident = item.args["alias"]
         pairs += [exp.Literal.string(ident.name if ident.quoted else ident.name.upper()), item.this]
-    path = node.args.get("path")
-    text = path.sql(dialect=Oracle).strip("'") if path is not None else "$"
-    json_path.checked(text, passing={pairs[i].this for i in range(0, len(pairs), 2)})
+    text = _json_path_text(node.args.get("path"), passing={pairs[i].this for i in range(0, len(pairs), 2)})
     return _anon("ora_json_exists", node.this, exp.Literal.string(text), *pairs)
 
 
