@@ -35,6 +35,7 @@ from .error_catalogue import (
 from . import grouping_sets, json_path, json_table, outer_join, rownum
 from .oracle_functions import ORACLE_FUNCTIONS, is_lite_helper
 from .reserved import ORACLE_RESERVED_WORDS, PSEUDOCOLUMNS
+from .functions import AGGREGATE_FUNCTIONS
 from .formats import NLS_DATE_FORMAT, FormatError, parse_datetime_model, round_fraction
 from .scope import _DOTTED, is_analytic, is_keep, name_of
 from .values import format_datetime
@@ -402,9 +403,6 @@ def statistic_call(node: exp.Expression) -> exp.Expression:
     if isinstance(node.parent, exp.Window) and is_keep(node.parent):
         return node   # VARIANCE / STDDEV ... KEEP (...): keep_and_percentiles reads the node as it is
     name = _STATISTICS[type(node)]
-    if frame_may_be_empty(node.parent):
-        raise error(ERR_UNSUPPORTED, construct=f"{name} over a window frame that can hold no row (it ends before "
-                                               "the current row or starts after it)")
     if (name in _ONE_ARGUMENT) != (node.args.get("expression") is None):
         raise error(ERR_WRONG_NUMBER_OF_ARGUMENTS, function=name)
     first = node.this
@@ -966,6 +964,22 @@ def empty_string_is_null(node: exp.Expression) -> exp.Expression:
 
 
 #: The structural passes, in the order the translator chains them over every node (bottom-up).
+def python_window_frames(node: exp.Expression) -> exp.Expression:
+    """The last pass: no Python window function of lite's (functions.AGGREGATE_FUNCTIONS) may get a frame that
+    can hold no row, since CPython 3.11's sqlite3 then kills the process. The rewrites avoid such frames (the
+    decimal SUM leaves them to SQLite's, FrameValue widens them); this refuses whatever still has one
+    (ORA-03001), so a new aggregate cannot bring the crash back."""
+    if not (isinstance(node, exp.Window) and isinstance(node.this, exp.Anonymous) and frame_may_be_empty(node)):
+        return node
+    name = node.this.name.lower()
+    if name not in AGGREGATE_FUNCTIONS:
+        return node
+    first = node.this.expressions[0] if node.this.expressions else None
+    label = first.name if name == "ora_stat" and isinstance(first, exp.Literal) else name.removeprefix("ora_").upper()
+    raise error(ERR_UNSUPPORTED, construct=f"{label} over a window frame that can hold no row (it ends before the "
+                                           "current row or starts after it)")
+
+
 PASSES: tuple[Pass, ...] = (
     vector_embedding_call,
     upper_case_binds,
@@ -984,6 +998,7 @@ PASSES: tuple[Pass, ...] = (
     ignore_nulls_values,
     json_array_nulls,
     empty_string_is_null,
+    python_window_frames,
 )
 
 rewrite_node: Pass = preprocess(PASSES)
