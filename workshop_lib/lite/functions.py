@@ -23,8 +23,8 @@ import numpy as np
 
 from . import formats, json_path
 from .error_catalogue import ERR_VALUE_TOO_LARGE, error
-from .values import (VECTOR_MAGIC, encode_vector, format_datetime, geometry_text, is_vector_blob,
-                     parse_stored_datetime, vector_as_numpy)
+from .values import (VECTOR_MAGIC, compact_json, encode_vector, format_datetime, geometry_text,
+                     is_vector_blob, parse_stored_datetime, vector_as_numpy)
 
 EARTH_RADIUS_KM = 6371.0088  # mean Earth radius (IUGG); lite's SDO distances are haversine on it
 
@@ -131,7 +131,7 @@ def json_text(value: Any) -> str | None:
     if isinstance(value, (int, float)):
         return json.dumps(value)
     try:
-        return json.dumps(json.loads(value, parse_constant=_not_json), separators=(",", ":"), ensure_ascii=False)
+        return compact_json(json.loads(value, parse_constant=_not_json))
     except (TypeError, ValueError):
         raise ValueError("ORA-40441: JSON syntax error (value written to a JSON column is not JSON)") from None
 
@@ -277,11 +277,11 @@ def json_query(doc: Any, path: str, wrapper: Any = 0) -> str | None:
     found = json_path.matches(data, _json_path(path))
     if wrapper:
         if int(wrapper) == 2 and len(found) == 1 and isinstance(found[0], (dict, list)):
-            return json.dumps(found[0], separators=(",", ":"), ensure_ascii=False)
-        return json.dumps(found, separators=(",", ":"), ensure_ascii=False)
+            return compact_json(found[0])
+        return compact_json(found)
     if len(found) != 1 or not isinstance(found[0], (dict, list)):
         return None
-    return json.dumps(found[0], separators=(",", ":"), ensure_ascii=False)
+    return compact_json(found[0])
 
 
 def json_dot(doc: Any, path: str) -> str | None:
@@ -290,7 +290,7 @@ def json_dot(doc: Any, path: str) -> str | None:
     data = _json_at(doc, path)
     if data is _MISSING or data is _INVALID or data is None:
         return None
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(data)
 
 
 def _json_document(value: Any, function: str) -> Any:
@@ -304,13 +304,9 @@ def _json_document(value: Any, function: str) -> Any:
     return data
 
 
-def _compact(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
 def json_serialize(value: Any) -> str | None:
     """JSON_SERIALIZE(doc): the JSON value as compact JSON text (lax input, such as ``{a:1}``, written strictly)."""
-    return None if value is None else _compact(_json_document(value, "JSON_SERIALIZE"))
+    return None if value is None else compact_json(_json_document(value, "JSON_SERIALIZE"))
 
 
 def json_mergepatch(target: Any, patch: Any) -> str | None:
@@ -330,7 +326,7 @@ def json_mergepatch(target: Any, patch: Any) -> str | None:
                 out[key] = merged(out.get(key), value)
         return out
 
-    return _compact(merged(_json_document(target, "JSON_MERGEPATCH"), _json_document(patch, "JSON_MERGEPATCH")))
+    return compact_json(merged(_json_document(target, "JSON_MERGEPATCH"), _json_document(patch, "JSON_MERGEPATCH")))
 
 
 def json_equal(left: Any, right: Any) -> int | None:
@@ -1765,8 +1761,7 @@ class JsonArrayAgg(ListAgg):
         if not self.rows:
             return None
         items = self.ordered_values()
-        return json.dumps([_plain_number(v) for v in items],
-                          separators=(",", ":"), ensure_ascii=False)
+        return compact_json([_plain_number(v) for v in items])
 
 
 def _aggregate(function: str, values: list[Any]) -> Any:

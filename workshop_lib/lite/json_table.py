@@ -45,7 +45,7 @@ from .error_catalogue import (
 )
 from . import json_path
 from .functions import json_matches, json_parsed, number_in, value_length
-from .values import format_datetime
+from .values import compact_json, format_datetime
 
 FUNCTION = "ora_json_table"
 #: json_each's own columns: a bare name in a query with a JSON_TABLE must not reach SQLite as one of them
@@ -227,7 +227,7 @@ def rows(doc: Any, spec_text: str) -> str:
         for index, value in values.items():
             row[index] = value
         out.append(row)
-    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(out)
 
 
 def _width(level: dict) -> int:
@@ -302,7 +302,7 @@ def _query(column: dict, found: list[Any]) -> Any:
         raise _ColumnError("ORA-40480: result cannot be returned without array wrapper")
     else:
         value = found[0]
-    return _typed(column, json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+    return _typed(column, compact_json(value))
 
 
 def _typed(column: dict, value: Any) -> Any:

@@ -57,6 +57,11 @@ def encode_vector(values: Any, fmt: str = "f") -> bytes:
     return _MAGIC_FOR[fmt] + arr.tobytes()
 
 
+def compact_json(data: Any) -> str:
+    """JSON text as lite stores and returns it: no spaces, non-ASCII characters as they are."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 def is_vector_blob(value: Any) -> bool:
     """True when ``value`` is a stored VECTOR blob."""
     return isinstance(value, bytes) and value[:4] in VECTOR_MAGIC
@@ -168,7 +173,7 @@ def adapt_bind(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, (dict, list, tuple)):
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return compact_json(value)
     raise TypeError(
         f"cannot bind a value of type {type(value).__name__}; use str, int, float, "
         "datetime, dict/list (JSON), array.array (VECTOR) or None"
