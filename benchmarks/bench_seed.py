@@ -14,6 +14,7 @@ re-scans (every fact rewritten) and a re-scan with nothing to do. Unless
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -81,9 +82,15 @@ def time_scans(runs: int) -> dict[str, Any]:
                 return time.perf_counter() - started, report
 
             first, report = timed()
-            forced = [timed(force=True)[0] for _ in range(max(1, runs))]
+            forced, embedded = [], []
+            with embedding_calls() as calls:   # the forced re-scans' embedding runs give the floor's figures
+                for _ in range(max(1, runs)):
+                    calls.clear()
+                    forced.append(timed(force=True)[0])
+                    embedded.append(sum(seconds for _, seconds in calls))
+                texts = [text for batch, _ in calls for text in batch]
             idle, again = timed()
-            work = embedding_work(ws, runs)
+            work = embedding_work(texts, embedded)
         finally:
             ws.close()
     if again.written or report.written != report.total:
@@ -134,20 +141,14 @@ def matmul_rate(rows: int, inner: int, cols: int, repeats: int = 30) -> float:
     return 2 * rows * inner * cols / statistics.median(times) / 1e9
 
 
-def embedding_work(ws: Any, runs: int) -> dict[str, Any]:
-    """What the scan asks of the model, and the least time this machine needs for it.
-
-    Records the texts and the seconds of the embedding calls made by ``runs`` forced re-scans, counts their
-    tokens, multiplies by the encoder's weight products per token, and divides by numpy's float32 product
-    rate on this machine for the encoder's widest shape (16 texts of the median length, 384 x 1536): the
-    floor no batching or engine work can go under while the arithmetic stays the model file's float32.
-    """
+@contextlib.contextmanager
+def embedding_calls():
+    """Record the texts and seconds of every call of the workshop's embedder while the block runs: a list of
+    ``(texts, seconds)``, filled as the calls happen (the embedder is this process's one, wrapped in place)."""
     from workshop_lib.embedding.build import ensure_model
     from workshop_lib.embedding.runtime import get_embedder
-    from workshop_lib.scanner import reference_scan
 
-    path = ensure_model().path
-    embedder = get_embedder(path)
+    embedder = get_embedder(ensure_model().path)
     real_embed = embedder.embed
     calls: list[tuple[list[str], float]] = []
 
@@ -157,20 +158,26 @@ def embedding_work(ws: Any, runs: int) -> dict[str, Any]:
         calls.append((list(texts), time.perf_counter() - started))
         return vectors
 
-    embedder.embed = recorded   # an instance attribute: this embedder only, for these runs
+    embedder.embed = recorded   # an instance attribute: this embedder only, for this block
     try:
-        per_run = []
-        for _ in range(max(1, runs)):
-            calls.clear()
-            reference_scan(ws, force=True)
-            per_run.append(sum(seconds for _, seconds in calls))
+        yield calls
     finally:
         del embedder.embed
-    texts = [text for batch, _ in calls for text in batch]
-    tokens = embedder.token_counts(texts)
+
+
+def embedding_work(texts: list[str], seconds: list[float]) -> dict[str, Any]:
+    """What one scan asks of the model (``texts``; ``seconds`` its embedding time in each run), and the least
+    time this machine needs for it: the tokens, times the encoder's weight products per token, divided by
+    numpy's float32 product rate for the encoder's widest shape (16 texts of the median length, 384 x 1536).
+    No batching or engine work goes under that floor while the arithmetic stays the model file's float32."""
+    from workshop_lib.embedding.build import ensure_model
+    from workshop_lib.embedding.runtime import get_embedder
+
+    path = ensure_model().path
+    tokens = get_embedder(path).token_counts(texts)
     gflop = 2 * weight_macs_per_token(path) * sum(tokens) / 1e9
     rate = matmul_rate(16 * int(statistics.median(tokens)), 384, 1536)
-    return {"texts": len(texts), "tokens": sum(tokens), "gflop": gflop, "embed_s": docsection.spread(per_run),
+    return {"texts": len(texts), "tokens": sum(tokens), "gflop": gflop, "embed_s": docsection.spread(seconds),
             "machine_gflops": rate, "floor_s": gflop / rate}
 
 
