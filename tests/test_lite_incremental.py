@@ -64,13 +64,19 @@ def _answers(conn) -> tuple:
     return distances, top, scores
 
 
+def _live_rows(view: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rowids, vectors and norms of the live slots of a VectorColumn view (deleted rows' slots dropped)."""
+    rowids, matrix, norms, live = view
+    return (rowids, matrix, norms) if live is None else (rowids[live], matrix[live], norms[live])
+
+
 def _assert_same_as_fresh(conn, home: Path) -> None:
     fresh = connect(home, "AGENT")
     try:
         assert _answers(conn) == _answers(fresh)
-        mine = conn._matrix("AGENT", "NOTES", "EMB")
-        theirs = fresh._matrix("AGENT", "NOTES", "EMB")
-        for a, b in zip(mine, theirs):
+        mine = _live_rows(conn._matrix("AGENT", "NOTES", "EMB"))
+        theirs = _live_rows(fresh._matrix("AGENT", "NOTES", "EMB"))
+        for a, b in zip(mine, theirs, strict=True):
             assert a.dtype == b.dtype and np.array_equal(a, b)   # bit for bit, in the same row order
     finally:
         fresh.close()
@@ -154,6 +160,8 @@ def test_vector_column_matches_a_fresh_load_after_any_changes() -> None:
         return ids, matrix, np.linalg.norm(matrix, axis=1)
 
     column = VectorColumn(*fresh())
+    column.MIN_DEAD, column.DEAD_SHARE = 4, 64   # squeeze dead slots out often enough to be seen here
+    dead_seen = squeezed = 0
     for _ in range(200):
         changed: dict[int, np.ndarray | None] = {}
         for rowid in rng.integers(0, 1300, size=int(rng.integers(1, 6))).tolist():
@@ -162,7 +170,47 @@ def test_vector_column_matches_a_fresh_load_after_any_changes() -> None:
                 changed[rowid] = None
             else:
                 vectors[rowid] = changed[rowid] = rng.standard_normal(DIMS).astype(np.float32)
+        slots = column.rowids.size
         assert column.apply(changed)
-        for mine, theirs in zip(column.view(), fresh()):
+        for mine, theirs in zip(_live_rows(column.view()), fresh(), strict=True):
             assert np.array_equal(mine, theirs)
+        dead_seen += column.live is not None
+        squeezed += column.rowids.size < slots
+    assert dead_seen and squeezed   # both ways of holding a deleted row were exercised
     assert not column.apply({5: np.zeros(DIMS + 1, dtype=np.float32)})   # another width: the caller reloads
+
+
+@pytest.mark.parametrize("metric", ["COSINE", "DOT", "EUCLIDEAN", "EUCLIDEAN_SQUARED", "MANHATTAN"])
+def test_each_rows_distance_is_computed_from_that_row_alone(metric: str) -> None:
+    """What lets a cached matrix keep deleted rows' slots: a row's distance has the same bits at any position.
+
+    (A BLAS matrix-vector product does not have this property: moving a row by
+    one changed the last bit of some rows' products on this project's machine.)
+    """
+    from workshop_lib.lite.functions import distances_to
+
+    rng = np.random.default_rng(17)
+    for rows in (1, 7, 33, 1000, 4099):
+        matrix = rng.standard_normal((rows, 384)).astype(np.float32)
+        query = rng.standard_normal(384).astype(np.float32)
+        whole = distances_to(matrix, query, metric, np.linalg.norm(matrix, axis=1))
+        alone = np.concatenate([distances_to(matrix[i:i + 1], query, metric, np.linalg.norm(matrix[i:i + 1], axis=1))
+                                for i in range(rows)])
+        assert whole.dtype == alone.dtype and np.array_equal(whole, alone)
+        for gone in {0, rows // 2, rows - 1}:
+            kept = np.delete(matrix, gone, axis=0)
+            assert np.array_equal(distances_to(kept, query, metric, np.linalg.norm(kept, axis=1)),
+                                  np.delete(whole, gone))
+
+
+def test_a_delete_marks_its_slot_and_moves_no_row() -> None:
+    rng = np.random.default_rng(5)
+    matrix = rng.standard_normal((1000, DIMS)).astype(np.float32)
+    column = VectorColumn(np.arange(1, 1001), matrix, np.linalg.norm(matrix, axis=1))
+    storage = column.view()[1]
+    assert column.apply({10: None, 500: None})
+    rowids, vectors, _, live = column.view()
+    assert np.shares_memory(vectors, storage) and np.array_equal(vectors, matrix)   # no row moved
+    assert rowids.size == 1000 and np.flatnonzero(~live).tolist() == [9, 499]
+    assert column.apply({10: matrix[0]})   # the rowid comes back (SQLite reuses the highest): its slot again
+    assert np.flatnonzero(~column.live).tolist() == [499] and np.array_equal(column.view()[1][9], matrix[0])

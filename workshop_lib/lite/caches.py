@@ -129,55 +129,81 @@ class ChangeLog:
 
 
 class _RowidArrays:
-    """Parallel arrays (rowids first) in rowid order without gaps, with spare capacity at the end.
+    """Parallel arrays (rowids first) in rowid order, with spare capacity at the end and deleted rows left in place.
 
     The shared storage of :class:`VectorColumn` and :class:`ColumnValues`: an
     append (new rowids above the others, what INSERT gives) is amortised O(1);
-    a removal, or an insert below the highest rowid, moves the rows after it
-    once (no SQL, no sort).
+    a delete marks its slot dead (``live`` False) and moves nothing, so one
+    deleted memory among 10^5 costs no copy of the arrays; an insert of a
+    deleted slot's rowid brings the slot back. Dead slots are squeezed out once
+    they pass an eighth of the slots (``DEAD_SHARE``), so a delete is O(1)
+    amortised and at most that share of a scan is wasted on them. Readers use
+    ``live`` (None when every slot is live) to skip dead slots.
     """
+
+    DEAD_SHARE = 8   # squeeze dead slots out once they are more than 1/DEAD_SHARE of the slots
+    MIN_DEAD = 64    # ... and more than this many (a small table is not squeezed after every delete)
 
     def __init__(self, rowids: np.ndarray, *columns: np.ndarray) -> None:
         self._n = n = len(rowids)
+        self._dead = 0
         capacity = n + max(64, n // 8)
         self._arrays: list[np.ndarray] = []
-        for array in (rowids, *columns):
+        for array in (rowids, *columns, np.ones(n, dtype=bool)):   # the last array: is the slot's row live
             spare = np.zeros((capacity,) + array.shape[1:], dtype=array.dtype)   # spare rows are never read
             spare[:n] = array
             self._arrays.append(spare)
 
     @property
     def rowids(self) -> np.ndarray:
+        """The rowid of every slot, dead ones included (see ``live``)."""
         return self._arrays[0][:self._n]
 
-    def _find(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Positions of ``ids`` in the arrays (where they would go) and whether each is there."""
+    @property
+    def live(self) -> np.ndarray | None:
+        """Per slot, whether its row exists; None when every slot's does (no filtering needed)."""
+        return self._arrays[-1][:self._n] if self._dead else None
+
+    def _find(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Positions of ``ids`` (where they would go), whether each has a slot, and whether that slot is live."""
         n, rowids = self._n, self.rowids
         if n and rowids[n - 1] - rowids[0] == n - 1:
-            # no gaps (no row was ever deleted): a rowid's position is its distance from the first,
+            # no gaps between the slots' rowids: a rowid's position is its distance from the first,
             # O(1) per id where a binary search over 10^5 rowids for 10^5 tied hits took 1.7 ms
             at = np.clip(ids - rowids[0], 0, n)
-            return at, (ids >= rowids[0]) & (ids <= rowids[n - 1])
-        at = np.searchsorted(rowids, ids)
-        present = (at < n) & (rowids[np.minimum(at, max(n - 1, 0))] == ids) if n else np.zeros(len(ids), dtype=bool)
-        return at, present
+            slotted = (ids >= rowids[0]) & (ids <= rowids[n - 1])
+        else:
+            at = np.searchsorted(rowids, ids)
+            slotted = ((at < n) & (rowids[np.minimum(at, max(n - 1, 0))] == ids) if n
+                       else np.zeros(len(ids), dtype=bool))
+        live = slotted & self._arrays[-1][np.minimum(at, n - 1)] if n else slotted
+        return at, slotted, live
+
+    def _revive(self, positions: np.ndarray) -> None:
+        """Mark the slots at ``positions`` live (their columns were just written)."""
+        live = self._arrays[-1]
+        self._dead -= int(len(positions) - live[positions].sum())
+        live[positions] = True
 
     def _remove(self, positions: np.ndarray) -> None:
-        """Drop the rows at ``positions``, moving the rows after them up."""
+        """Mark the live slots at ``positions`` dead; squeeze the dead slots out once there are too many."""
         if not len(positions):
             return
-        keep = np.ones(self._n, dtype=bool)
-        keep[positions] = False
-        n = int(keep.sum())
-        for array in self._arrays:
-            array[:n] = array[:self._n][keep]
-        self._n = n
+        self._arrays[-1][positions] = False
+        self._dead += len(positions)
+        if self._dead > max(self.MIN_DEAD, self._n // self.DEAD_SHARE):
+            keep = self._arrays[-1][:self._n].copy()
+            n = int(keep.sum())
+            for array in self._arrays:
+                array[:n] = array[:self._n][keep]
+            self._n, self._dead = n, 0
 
     def _add(self, ids: np.ndarray, *columns: np.ndarray) -> None:
-        """Insert rows ``ids`` (sorted, none of them present) with their ``columns``, keeping rowid order."""
+        """Insert rows ``ids`` (sorted, none of them slotted) with their ``columns``, keeping rowid order."""
         n, extra = self._n, len(ids)
         if not extra:
             return
+        columns = (*columns, np.ones(extra, dtype=bool))
         if n + extra > len(self._arrays[0]):
             capacity = n + extra + max(64, (n + extra) // 2)
             for k, old in enumerate(self._arrays):
@@ -195,15 +221,18 @@ class _RowidArrays:
 
 
 class VectorColumn(_RowidArrays):
-    """The vectors of one VECTOR column as one float32 matrix, laid out as a full read would lay them out.
+    """The vectors of one VECTOR column as one float32 matrix in rowid order, kept up to date row by row.
 
-    Rows are in rowid order without gaps, exactly as ``SELECT rowid, col ...
-    WHERE col IS NOT NULL`` returns them, so distances computed over it are
-    bit-for-bit those of a fresh load (BLAS results can depend on a row's
-    position, so the position is kept too). Spare capacity at the end makes an
+    The live slots hold exactly what ``SELECT rowid, col ... WHERE col IS NOT
+    NULL`` returns, in that order. A delete leaves its slot in place, dead
+    (:class:`_RowidArrays`), so readers skip slots whose ``live`` is False;
+    the distances of the live rows are those of a fresh load bit for bit,
+    because ``functions.distances_to`` computes each row's distance from that
+    row alone, whatever its position (a BLAS matrix-vector product does not:
+    moving a row can change its last bit). Spare capacity at the end makes an
     append (a new rowid above the others, what INSERT gives) amortised O(1); an
-    update of a vector in place is O(1); a delete or an insert below the
-    highest rowid moves the rows after it (a memmove, no SQL, no decoding).
+    update of a vector in place and a delete are O(1); only an insert below
+    the highest rowid that had no slot moves the rows after it.
     """
 
     def __init__(self, rowids: np.ndarray, matrix: np.ndarray, norms: np.ndarray) -> None:
@@ -216,11 +245,12 @@ class VectorColumn(_RowidArrays):
     def dims(self) -> int:
         return self._arrays[1].shape[1]
 
-    def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(rowids, vectors, norms)`` of the rows with a vector, in rowid order (views, not copies)."""
+    def view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``(rowids, vectors, norms, live)`` of every slot in rowid order (views, not copies); ``live`` is
+        None when every slot's row exists, else the slots to keep."""
         n = self._n
-        rowids, matrix, norms = self._arrays
-        return rowids[:n], matrix[:n], norms[:n]
+        rowids, matrix, norms, _ = self._arrays
+        return rowids[:n], matrix[:n], norms[:n], self.live
 
     def apply(self, changed: dict[int, np.ndarray | None]) -> bool:
         """Bring the matrix up to ``changed`` (rowid -> its vector now, None when gone or NULL).
@@ -231,17 +261,18 @@ class VectorColumn(_RowidArrays):
         if any(v is not None and v.shape != (self.dims,) for v in changed.values()):
             return False
         ids = np.fromiter(changed, dtype=np.int64, count=len(changed))
-        at, present = self._find(ids)
+        at, slotted, live = self._find(ids)
         vectors = [changed[int(i)] for i in ids]
-        update = [k for k in range(len(ids)) if present[k] and vectors[k] is not None]
-        if update:
-            rows = np.vstack([vectors[k] for k in update]).astype(np.float32)
-            where = at[update]
+        write = [k for k in range(len(ids)) if slotted[k] and vectors[k] is not None]   # updates and returns
+        if write:
+            rows = np.vstack([vectors[k] for k in write]).astype(np.float32)
+            where = at[write]
             self._arrays[1][where] = rows
             self._arrays[2][where] = np.linalg.norm(rows, axis=1)   # row-wise: the same as over the whole matrix
-        self._remove(np.asarray([int(at[k]) for k in range(len(ids)) if present[k] and vectors[k] is None],
+            self._revive(where)
+        self._remove(np.asarray([int(at[k]) for k in range(len(ids)) if live[k] and vectors[k] is None],
                                 dtype=np.int64))
-        new = sorted(int(ids[k]) for k in range(len(ids)) if not present[k] and vectors[k] is not None)
+        new = sorted(int(ids[k]) for k in range(len(ids)) if not slotted[k] and vectors[k] is not None)
         if new:
             rows = np.vstack([changed[i] for i in new]).astype(np.float32)
             self._add(np.asarray(new, dtype=np.int64), rows, np.linalg.norm(rows, axis=1))
@@ -257,7 +288,9 @@ class ColumnValues(_RowidArrays):
     holds a float per text or number row that sorts as its value does among
     rows of its kind (value_order.py; NaN for the others), so such rows are
     ordered with numpy. Like :class:`VectorColumn`, spare capacity at the end
-    makes an append (an INSERT's new rowid above the others) O(1).
+    makes an append (an INSERT's new rowid above the others) O(1) and a delete
+    leaves a dead slot (``live``); :meth:`at` finds live rows only, so a
+    caller that indexes by its positions never sees a dead slot.
     """
 
     TEXT, NUMBER, OTHER = 0, 1, 2
@@ -297,29 +330,31 @@ class ColumnValues(_RowidArrays):
 
     def at(self, rowids: np.ndarray) -> np.ndarray | None:
         """Positions of ``rowids`` in the arrays, or None when one of them is not a row."""
-        at, present = self._find(rowids)
-        return at if present.all() else None
+        at, _, live = self._find(rowids)
+        return at if live.all() else None
 
     def apply(self, rows: list[tuple[int, Any]], changed: set[int]) -> None:
         """Catch up with writes: ``changed`` rowids were written, ``rows`` are those of them that still exist.
 
-        Updates are written in place and an INSERT above the highest rowid is
-        an append; a delete or an insert below moves the arrays once. No sort.
+        Updates are written in place, an INSERT above the highest rowid is an
+        append and a delete marks its slot dead; only an insert below the
+        highest rowid that had no slot moves the arrays. No sort.
         """
         renumbered = {kind: keys.renumbered for kind, keys in self._keys.items()}
         now = dict(rows)
         ids = np.asarray(sorted(changed), dtype=np.int64)
-        at, present = self._find(ids)
+        at, slotted, live = self._find(ids)
         exists = np.fromiter((int(i) in now for i in ids), dtype=bool, count=len(ids))
-        updated = np.nonzero(present & exists)[0]
-        if len(updated):
+        written = np.nonzero(slotted & exists)[0]   # updates, and rows back in a dead slot's rowid
+        if len(written):
             values, kinds, order = self._arrays[1], self._arrays[2], self._arrays[3]
-            where = at[updated]
-            values[where] = [now[int(ids[k])] for k in updated.tolist()]
+            where = at[written]
+            values[where] = [now[int(ids[k])] for k in written.tolist()]
             kinds[where] = [self.kind(v) for v in values[where].tolist()]
             order[where] = self._order_of(values[where], kinds[where])
-        self._remove(at[present & ~exists])
-        new = ids[~present & exists]
+            self._revive(where)
+        self._remove(at[live & ~exists])
+        new = ids[~slotted & exists]
         added = np.empty(len(new), dtype=object)
         added[:] = [now[int(i)] for i in new]
         added_kinds = np.fromiter((self.kind(v) for v in added), dtype=np.int8, count=len(new))

@@ -417,8 +417,10 @@ class LiteConnection:
             f'SELECT rowid, "{column}" FROM "{self._db(owner)}"."{table}" '
             "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(sorted(rowids)),)).fetchall()
 
-    def _matrix(self, owner: str, table: str, column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(rowids, vectors, vector norms) of a VECTOR column: loaded once, then kept up to date row by row."""
+    def _matrix(self, owner: str, table: str, column: str
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """(rowids, vectors, vector norms, live) of a VECTOR column's slots: loaded once, then kept up to date
+        row by row (``live`` is None, or says which slots hold a row: ``caches.VectorColumn``)."""
         key = (owner, table, column)
         consumer = ("vector", column)
         version = self._tracked(owner, table)
@@ -507,11 +509,14 @@ class LiteConnection:
                 qvec = vector_as_numpy(encode_vector(query))
             except ValueError as exc:   # the query vector of VECTOR_DISTANCE, as its SQL function would say it
                 raise from_function_error(exc) from None
-            rowids, matrix, norms = self._matrix(slot.owner, slot.table, slot.column)
-            if matrix.shape[0] and matrix.shape[1] != qvec.shape[0]:
+            rowids, matrix, norms, live = self._matrix(slot.owner, slot.table, slot.column)
+            has_rows = bool(matrix.shape[0]) if live is None else bool(live.any())
+            if has_rows and matrix.shape[1] != qvec.shape[0]:
                 raise error(ERR_VECTOR_DIMENSIONS, left=matrix.shape[1], right=qvec.shape[0])
-            dists = (functions.distances_to(matrix, qvec, slot.metric, norms) if matrix.shape[0]
-                     else np.zeros(0))
+            dists = (functions.distances_to(matrix, qvec, slot.metric, norms) if has_rows
+                     else np.zeros(len(rowids)))
+            if live is not None:   # deleted rows' slots: computed with the others (no copy), then dropped
+                rowids, dists = rowids[live], dists[live]
             if slot.prune_sql is None:
                 self._vd[slot.slot] = dict(zip(rowids.tolist(), dists.astype(float).tolist()))
             else:

@@ -68,6 +68,12 @@ def distances_to(matrix: np.ndarray, query: np.ndarray, metric: str,
                  row_norms: np.ndarray | None = None) -> np.ndarray:
     """Distances from every row of ``matrix`` to ``query`` with the VECTOR_DISTANCE metric (vectorised).
 
+    Each row's distance is computed from that row alone, the same bits
+    wherever the row sits in ``matrix``: the dot products are numpy's einsum
+    loop, not a BLAS matrix-vector product, whose blocking and threads give a
+    row a different last bit at another position (as fast here: the product is
+    memory-bound). That is what lets a cached matrix keep deleted rows' slots
+    (caches.VectorColumn) and still answer as a fresh load would.
     ``row_norms`` (the rows' Euclidean norms) may be passed in when cached, as
     recomputing them costs more than the distances themselves.
     """
@@ -78,16 +84,21 @@ def distances_to(matrix: np.ndarray, query: np.ndarray, metric: str,
             row_norms = np.linalg.norm(matrix, axis=1)
         norms = row_norms * float(np.linalg.norm(q))
         norms[norms == 0] = 1.0
-        return 1.0 - (matrix @ q) / norms
+        return 1.0 - _row_dots(matrix, q) / norms
     if metric in ("EUCLIDEAN", "L2"):
         return np.linalg.norm(matrix - q, axis=1)
     if metric in ("EUCLIDEAN_SQUARED", "L2_SQUARED"):
         return ((matrix - q) ** 2).sum(axis=1)
     if metric == "DOT":
-        return -(matrix @ q)
+        return -_row_dots(matrix, q)
     if metric in ("MANHATTAN", "L1"):
         return np.abs(matrix - q).sum(axis=1)
     raise ValueError(f"unknown VECTOR_DISTANCE metric {metric}")
+
+
+def _row_dots(matrix: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``matrix @ q``, each row's product from that row alone (see distances_to)."""
+    return np.einsum("ij,j->i", matrix, q, optimize=False)
 
 
 def to_vector(value: Any, dimensions: Any = None, fmt: Any = None) -> bytes | None:
