@@ -210,3 +210,49 @@ def test_rows_added_after_searches_give_the_answers_of_a_fresh_index() -> None:
         fresh.rebuild(sorted(rows.items()))
         for query in queries:
             assert index.search(query) == fresh.search(query), (step, query)
+
+
+def test_rows_removed_or_rewritten_after_searches_give_the_answers_of_a_fresh_index() -> None:
+    """TextIndex.remove filters the arrays earlier searches built instead of dropping them (a rewritten
+    memory removes its row); rows added and removed between two searches, and a word's last row removed,
+    must still answer exactly as an index built from the final rows."""
+    import random
+
+    from workshop_lib import oracle_text
+    from workshop_lib.lite.text import TextIndex
+
+    rng = random.Random(9)
+    words = ["vessel", "port", "crane", "berth", "delay", "cargo", "reefer", "storm"]
+    rows = {i: " ".join(rng.choice(words) for _ in range(rng.randint(1, 8))) for i in range(1, 300)}
+    rows[300] = "pilotage vessel"   # the only row with "pilotage": removing it empties the word
+    index = TextIndex(oracle_text)
+    index.rebuild(rows.items())
+    queries = ["vessel", "cargo OR storm", "berth AND delay", "{vessel port}", "crane NOT reefer", "vess%",
+               "pilotage", "{port crane berth}"]
+    filtered = 0
+    for step in range(60):
+        for query in queries:
+            index.search_arrays(query)   # builds (and keeps) the per-token arrays
+        for _ in range(rng.randint(1, 4)):
+            move = rng.random()
+            if move < 0.3 and rows:   # a delete
+                rowid = 300 if step == 5 and 300 in rows else rng.choice(sorted(rows))
+                del rows[rowid]
+                index.remove(rowid)
+            elif move < 0.6 and rows:   # a rewrite: the row's old text removed, its new text added last
+                rowid = rng.choice(sorted(rows))
+                rows[rowid] = " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
+                index.add(rowid, rows[rowid])
+            else:   # a new row, sometimes removed again before the next search (it is only in a tail)
+                rowid = max(rows, default=0) + 1
+                rows[rowid] = " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
+                index.add(rowid, rows[rowid])
+                if rng.random() < 0.3:
+                    del rows[rowid]
+                    index.remove(rowid)
+        filtered += bool(index._gone)
+        fresh = TextIndex(oracle_text)
+        fresh.rebuild(sorted(rows.items()))
+        for query in queries:
+            assert index.search(query) == fresh.search(query), (step, query)
+    assert filtered and "pilotage" not in index._arrays   # arrays were filtered, and the emptied word dropped
