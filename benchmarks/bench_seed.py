@@ -168,7 +168,8 @@ def embedding_calls():
 def embedding_work(texts: list[str], seconds: list[float]) -> dict[str, Any]:
     """What one scan asks of the model (``texts``; ``seconds`` its embedding time in each run), and the least
     time this machine needs for it: the tokens, times the encoder's weight products per token, divided by
-    numpy's float32 product rate for the encoder's widest shape (16 texts of the median length, 384 x 1536).
+    numpy's float32 product rate for the encoder's widest product over 16 texts of the median length
+    (384 x 1536; the embedder's batches are 8 texts, and a taller product runs at least as fast).
     No batching or engine work goes under that floor while the arithmetic stays the model file's float32."""
     from workshop_lib.embedding.build import ensure_model
     from workshop_lib.embedding.runtime import get_embedder

@@ -241,3 +241,32 @@ def test_a_file_without_the_batch_boundary_runs_whole(built, tmp_path):
 
 def test_batch_size_constant_is_sane():
     assert 1 <= runtime.BATCH_SIZE <= 64
+
+
+def test_batches_run_side_by_side_and_a_forked_child_embeds_with_its_own_workers(embedder):
+    """Several batches run on the pool's workers; a child forked after that (grading's warm parent forks)
+    has none of those threads, and must still embed, not wait forever on a pool that is gone."""
+    import os
+    import signal
+    import threading
+
+    texts = [f"vessel {i} berths at the container terminal after a delay of {i} hours"
+             for i in range(5 * runtime.BATCH_SIZE)]
+    expected = embedder.embed(texts)
+    assert any(t.name.startswith("embed") for t in threading.enumerate())   # the pool's workers ran the batches
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: embed again with a deadline, report through the pipe, never return to pytest
+        try:
+            signal.alarm(60)
+            same = np.array_equal(embedder.embed(texts), expected)
+            os.write(write, b"same" if same else b"different")
+        finally:
+            os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read()
+    assert os.WIFEXITED(status) and answer == b"same", (status, answer)
