@@ -64,6 +64,7 @@ DETAILS = ["recorded hourly", "per voyage", "in the nightly batch", "from the AI
            "for the quarterly report", "in USD", "after the audit", "when the ship departs", "at gate-in"]
 KINDS = ["column", "table", "guideline", "runbook", "tool_output"]
 PER_LIST, RRF_K, K = 30, 60, 5
+WRITES = ("add", "rewrite", "delete", "flush")   # what runs before a "first query after a write"
 EARLY_IDS = range(1, 10_000, 7)   # bench memories a rewrite or delete may take (the first rows of the table)
 CACHE = Path(os.environ.get("WORKSHOP_BENCH_CACHE", Path(tempfile.gettempdir()) / "workshop-bench-cache"))
 
@@ -263,7 +264,7 @@ def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
             os.fsync(handle.fileno())
 
     writes = {}
-    for name, write in (("add", add), ("rewrite", rewrite), ("delete", delete), ("flush", flush)):
+    for name, write in zip(WRITES, (add, rewrite, delete, flush), strict=True):
         pairs = docsection.paired_ms(hybrid, hybrid, runs, before_a=lambda w=write: (w(), fresh()), before_b=fresh)
         writes[name] = {"query_ms": pairs["a_ms"], "warm_ms": pairs["b_ms"], "ratio": pairs["ratio"]}
     return {"corpus": corpus_name, "memories": len(corpus.record_ids),
@@ -323,7 +324,8 @@ def render(figures: dict[str, Any]) -> str:
               "| corpus | memories | write | after the write, ms | warm, ms | ratio (budget ≤ 1.2) |",
               "|---|---|---|---|---|---|"]
     for r in figures["results"]:
-        for name, w in r["writes"].items():
+        for name in WRITES:   # the recorded JSON has its keys sorted: the table keeps this order
+            w = r["writes"][name]
             lines.append(f"| {r['corpus']} | {r['memories']:,} | {name} | {sp(w['query_ms'], 1)} | "
                          f"{sp(w['warm_ms'], 1)} | {sp(w['ratio'])} |")
     lines += ["", "Oracle Text index full build (`TextIndex.rebuild`, one run):", "",
