@@ -121,3 +121,31 @@ def test_a_fixed_scan_removes_the_facts_a_wrong_scan_left_behind(ws):
     facts = [*scan_tables(ws.conn), *scan_columns(ws.conn), *EXTRA_MEMORIES]
     write_facts(ws.memory_client, facts, progress=False)  # the learner's fixed full scan
     assert not {f.memory_id for f in wrong} & ids() and {f.memory_id for f in facts} <= ids()
+
+
+def test_the_review_queue_and_the_lifecycle_table_read_their_rows_in_one_statement(ws, monkeypatch):
+    """At 10^5 memories, one read per memory took seconds: the database filters, one statement per call."""
+    from workshop_lib.lite import LiteCursor
+    from workshop_lib.memory.lifecycle import lifecycle_rows
+
+    draft, accepted = _draft(ws), _draft(ws)
+    set_memory_status(accepted, "accepted")
+    statements: list[str] = []
+    real_execute = LiteCursor.execute
+
+    def counting(self, sql, *args, **kwargs):
+        statements.append(sql)
+        return real_execute(self, sql, *args, **kwargs)
+
+    monkeypatch.setattr(LiteCursor, "execute", counting)
+    queue = review_queue(ws.conn, ws.user_id, ws.agent_id)
+    assert len(statements) == 1
+    assert draft in {s.memory_id for s in queue} and accepted not in {s.memory_id for s in queue}
+    assert all(s.status is Status.DRAFT for s in queue)
+    statements.clear()
+    every = lifecycle_rows(ws.conn, ws.user_id, ws.agent_id, kind=None)
+    assert len(statements) == 1
+    facts = [s for s in every if "lifecycle" not in s.metadata]   # the scan's facts: written without one
+    assert facts and all(s.status is Status.ACCEPTED for s in facts)
+    assert {s.memory_id for s in lifecycle_rows(ws.conn, ws.user_id, ws.agent_id, kind=None, status="accepted")} == \
+        {s.memory_id for s in every if s.status is Status.ACCEPTED}

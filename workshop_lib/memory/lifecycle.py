@@ -104,12 +104,18 @@ def parse_status(value: Any) -> Status:
 def read_lifecycle(conn: Any, memory_id: str) -> LifecycleState:
     """The stored lifecycle of memory ``memory_id`` (LifecycleError when there is no such memory)."""
     with conn.cursor() as cur:
-        cur.execute(f"SELECT content, metadata, status FROM {MEMORY_TABLE} WHERE record_id = :id", id=memory_id)
+        cur.execute(f"SELECT record_id, content, metadata, status FROM {MEMORY_TABLE} WHERE record_id = :id",
+                    id=memory_id)
         row = cur.fetchone()
     if row is None:
         raise LifecycleError(f"no memory with id {memory_id!r} in {MEMORY_TABLE}; "
                              "list the review queue with review_queue() to see the drafts' ids.")
-    content, metadata, oamp_status = row
+    return _state(row)
+
+
+def _state(row: tuple[Any, ...]) -> LifecycleState:
+    """The LifecycleState of a ``(record_id, content, metadata, status)`` row of the memory table."""
+    memory_id, content, metadata, oamp_status = row
     metadata = dict(metadata or {})
     content = content.read() if hasattr(content, "read") else content
     return LifecycleState(memory_id, parse_status(metadata.get("lifecycle", Status.ACCEPTED.value)),
@@ -145,17 +151,29 @@ def propose_memory(memory_client: Any, content: str, *, user_id: str, agent_id: 
                                     memory_id=memory_id, status=OAMP_STATUS[Status.DRAFT], **options)
 
 
-def lifecycle_rows(conn: Any, user_id: str, agent_id: str, *, kind: str | None = "correction") -> list[LifecycleState]:
-    """Every memory of ``kind`` (all kinds when None) for the user and agent, oldest first, with its lifecycle."""
-    sql = (f"SELECT record_id FROM {MEMORY_TABLE} WHERE user_id = :u AND agent_id = :a"
-           + (" AND JSON_VALUE(metadata, '$.kind') = :kind" if kind else "") + " ORDER BY order_seq")
-    binds = {"u": user_id, "a": agent_id, **({"kind": kind} if kind else {})}
+def lifecycle_rows(conn: Any, user_id: str, agent_id: str, *, kind: str | None = "correction",
+                   status: Status | str | None = None) -> list[LifecycleState]:
+    """Every memory of ``kind`` (all kinds when None) for the user and agent, oldest first, with its lifecycle;
+    with ``status``, only the memories in that lifecycle status.
+
+    One statement, filtered in the database: agent memory can hold 10^5
+    memories, and reading each one to keep a few drafts took seconds.
+    """
+    sql = (f"SELECT record_id, content, metadata, status FROM {MEMORY_TABLE} WHERE user_id = :u AND agent_id = :a"
+           + (" AND JSON_VALUE(metadata, '$.kind') = :kind" if kind else "")
+           # a memory written without a lifecycle (the scan's facts, OAMP's own writes) is accepted
+           + (" AND NVL(JSON_VALUE(metadata, '$.lifecycle'), :accepted) = :lifecycle" if status is not None else "")
+           + " ORDER BY order_seq")
+    binds: dict[str, Any] = {"u": user_id, "a": agent_id}
+    if kind:
+        binds["kind"] = kind
+    if status is not None:
+        binds.update(accepted=Status.ACCEPTED.value, lifecycle=parse_status(status).value)
     with conn.cursor() as cur:
         cur.execute(sql, binds)
-        ids = [r[0] for r in cur.fetchall()]
-    return [read_lifecycle(conn, memory_id) for memory_id in ids]
+        return [_state(row) for row in cur.fetchall()]
 
 
 def review_queue(conn: Any, user_id: str, agent_id: str) -> list[LifecycleState]:
     """The drafts waiting for review (any kind), oldest first."""
-    return [s for s in lifecycle_rows(conn, user_id, agent_id, kind=None) if s.status is Status.DRAFT]
+    return lifecycle_rows(conn, user_id, agent_id, kind=None, status=Status.DRAFT)
