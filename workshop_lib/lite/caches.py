@@ -37,6 +37,7 @@ from typing import Any, Callable, Generic, TypeVar
 
 import numpy as np
 
+from .functions import rows_norms
 from .plan import Plan
 from .shapes import Template
 from .value_order import OrderKeys
@@ -235,11 +236,12 @@ class VectorColumn(_RowidArrays):
     the highest rowid that had no slot moves the rows after it.
     """
 
-    def __init__(self, rowids: np.ndarray, matrix: np.ndarray, norms: np.ndarray) -> None:
+    def __init__(self, rowids: np.ndarray, matrix: np.ndarray) -> None:
         dims = matrix.shape[1] if matrix.ndim == 2 else 0
-        super().__init__(np.asarray(rowids, dtype=np.int64),
-                         np.asarray(matrix, dtype=np.float32).reshape(len(rowids), dims),
-                         np.asarray(norms, dtype=norms.dtype if len(norms) else np.float32))
+        vectors = np.asarray(matrix, dtype=np.float32).reshape(len(rowids), dims)   # may be a strided view
+        super().__init__(np.asarray(rowids, dtype=np.int64), vectors, np.zeros(len(rowids), dtype=np.float32))
+        n = self._n
+        self._arrays[2][:n] = rows_norms(self._arrays[1][:n])   # of the copy, as apply() computes them
 
     @property
     def dims(self) -> int:
@@ -268,14 +270,14 @@ class VectorColumn(_RowidArrays):
             rows = np.vstack([vectors[k] for k in write]).astype(np.float32)
             where = at[write]
             self._arrays[1][where] = rows
-            self._arrays[2][where] = np.linalg.norm(rows, axis=1)   # row-wise: the same as over the whole matrix
+            self._arrays[2][where] = rows_norms(rows)   # row by row: the same bits as over the whole matrix
             self._revive(where)
         self._remove(np.asarray([int(at[k]) for k in range(len(ids)) if live[k] and vectors[k] is None],
                                 dtype=np.int64))
         new = sorted(int(ids[k]) for k in range(len(ids)) if not slotted[k] and vectors[k] is not None)
         if new:
             rows = np.vstack([changed[i] for i in new]).astype(np.float32)
-            self._add(np.asarray(new, dtype=np.int64), rows, np.linalg.norm(rows, axis=1))
+            self._add(np.asarray(new, dtype=np.int64), rows, rows_norms(rows))
         return True
 
 
