@@ -12,7 +12,7 @@ a time.
 
 The encoder session runs each batch on one thread, and the batches of one call
 run side by side, one per core (:func:`_pool`), longest first. On two cores
-that embeds the catalog scan's 84 facts in about 0.55 s where one two-thread
+that embeds the catalog scan's 84 facts in about 0.6 s where one two-thread
 run per batch took 0.73 s (the batches' lengths differ, and a lone thread
 finishes its short batch without waiting for the other), and one query string
 takes 5 ms right after a commit's disk flush where a two-thread run took 9 ms
