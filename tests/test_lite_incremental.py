@@ -215,3 +215,35 @@ def test_a_delete_marks_its_slot_and_moves_no_row() -> None:
     assert rowids.size == 1000 and np.flatnonzero(~live).tolist() == [9, 499]
     assert column.apply({10: matrix[0]})   # the rowid comes back (SQLite reuses the highest): its slot again
     assert np.flatnonzero(~column.live).tolist() == [499] and np.array_equal(column.view()[1][9], matrix[0])
+
+
+def test_a_deleted_rows_slot_comes_back_for_the_rowid_sqlite_gives_again(tmp_path: Path, builds: list[int]) -> None:
+    """SQLite gives a deleted highest rowid to the next INSERT, and a vector set back from NULL returns to its
+    row: both reuse the dead slot, and the answers stay a fresh connection's, with no reload."""
+    rng = random.Random(7)
+    conn = connect(tmp_path, "AGENT")
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE notes (id NUMBER PRIMARY KEY, kind VARCHAR2(10), body CLOB, emb VECTOR(8, FLOAT32))")
+    cur.execute("CREATE INDEX notes_ctx ON notes (body) INDEXTYPE IS CTXSYS.CONTEXT")
+    cur.executemany("INSERT INTO notes VALUES (:1, 'keep', :2, :3)", [(i, _body(rng), _vec(rng)) for i in range(50)])
+    conn.commit()
+    _assert_same_as_fresh(conn, tmp_path)
+    last = conn._con.execute('SELECT MAX(rowid) FROM "NOTES"').fetchone()[0]
+    cur.execute("DELETE FROM notes WHERE id = 49")
+    conn.commit()
+    _assert_same_as_fresh(conn, tmp_path)
+    assert conn._matrix("AGENT", "NOTES", "EMB")[3] is not None   # the deleted row's slot is dead, still there
+    cur.execute("INSERT INTO notes VALUES (77, 'keep', 'vessel reefer', :1)", [_vec(rng)])
+    conn.commit()
+    assert conn._con.execute("SELECT rowid FROM notes WHERE id = 77").fetchone()[0] == last   # the same rowid
+    _assert_same_as_fresh(conn, tmp_path)
+    assert conn._matrix("AGENT", "NOTES", "EMB")[3] is None        # ... and it took the slot back
+    cur.execute("UPDATE notes SET emb = NULL WHERE id = 10")
+    conn.commit()
+    _assert_same_as_fresh(conn, tmp_path)
+    cur.execute("UPDATE notes SET emb = :1 WHERE id = 10", [_vec(rng)])
+    conn.commit()
+    _assert_same_as_fresh(conn, tmp_path)
+    assert conn._matrix("AGENT", "NOTES", "EMB")[3] is None
+    assert len(builds) == 1 + 5   # the writer loaded once; each fresh connection once
+    conn.close()
