@@ -177,7 +177,7 @@ class _RowidArrays:
             at = np.searchsorted(rowids, ids)
             slotted = ((at < n) & (rowids[np.minimum(at, max(n - 1, 0))] == ids) if n
                        else np.zeros(len(ids), dtype=bool))
-        live = slotted & self._arrays[-1][np.minimum(at, n - 1)] if n else slotted
+        live = slotted & self._arrays[-1][np.minimum(at, n - 1)] if self._dead else slotted   # hot: tied hits
         return at, slotted, live
 
     def _revive(self, positions: np.ndarray) -> None:
