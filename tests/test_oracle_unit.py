@@ -270,10 +270,8 @@ class FakeOracle:
             return [(rid, m.get("kind"), m["content"]) for rid, m in self.memories.items()
                     if m["user"] == p["user_id"] and m["agent"] == p["agent_id"] and rid.startswith("fact-")]
         if u.startswith("SELECT RECORD_ID, DBMS_LOB.SUBSTR(CONTENT, 4000, 1)"):
-            facts_only = u.endswith("AND RECORD_ID LIKE 'FACT-%'")
             return [(rid, m["content"]) for rid, m in self.memories.items()
-                    if m["user"] == p["user_id"] and m["agent"] == p["agent_id"]
-                    and (rid.startswith("fact-") or not facts_only)]
+                    if m["user"] == p["user_id"] and m["agent"] == p["agent_id"]]
         if u.startswith(f"SELECT COUNT(*) FROM {MEMORY_TABLE.upper()} WHERE USER_ID = :USER_ID") and \
                 u.endswith("AND RECORD_ID NOT LIKE 'FACT-%'"):
             return [(sum(m["user"] == p["user_id"] and m["agent"] == p["agent_id"] and not rid.startswith("fact-")
