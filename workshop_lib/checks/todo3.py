@@ -79,7 +79,8 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     memory; ``per_list``, ``rrf_k`` and ``k`` are varied (the library's
     reference, called with the same arguments, must pass the same validation
     first, so an environment problem is never blamed on the learner); the
-    TEU probe's top hit is the CAPACITY_TEU column fact with
+    TEU probe's top hit is the memory the reference ranks first (the
+    CAPACITY_TEU column fact, unless Part 4's correction outranks it) with
     both legs contributing; probe memories (tool output, another user,
     another agent, a memory with two chunks) check scoping, the tool_output
     exclusion and one row per memory.
@@ -92,16 +93,8 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         _remove_stale_probes(ws)
 
         teu = "TEU 20-foot equivalent capacity unit for vessels"
-        rows = _grade_hybrid(grader, ws, scope, teu, None, None, None)
-        top = rows[0] if rows else {}
-        if top.get("subject") != f"{SCHEMA}.VESSELS.CAPACITY_TEU" or top.get("kind") != "column":
-            grader.fail(f"the top hit for {teu!r} is not the CAPACITY_TEU column fact.",
-                        expected="kind 'column', subject 'SUPPLYCHAIN.VESSELS.CAPACITY_TEU'",
-                        got=f"kind {top.get('kind')!r}, subject {top.get('subject')!r}")
-        if top.get("r_vec") == SENTINEL or top.get("r_txt") == SENTINEL:
-            grader.fail(f"for {teu!r} both legs must rank the top hit.",
-                        got=f"r_vec={top.get('r_vec')}, r_txt={top.get('r_txt')}",
-                        hint="the keyword leg must use text_query(query) so every term can match.")
+        rows, reference_rows = _grade_hybrid(grader, ws, scope, teu, None, None, None)
+        _grade_top_hit(grader, teu, rows, reference_rows)
         _grade_hybrid(grader, ws, scope, "Which voyages are delayed and why?", 8, 4, 10)
         _grade_hybrid(grader, ws, scope, "ORA-00904: invalid identifier -- what does it mean?", 3, 10, 1)
         _grade_hybrid(grader, ws, scope, "How is the total cargo value computed in US dollars?", 6, 12, 60)
@@ -116,7 +109,7 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         except Exception:  # noqa: BLE001 - a store whose chunk table differs: the probe keeps one chunk
             with contextlib.suppress(Exception):
                 ws.conn.rollback()
-        rows = _grade_hybrid(grader, ws, scope, probe_text, 20, 10, 60)
+        rows, _ = _grade_hybrid(grader, ws, scope, probe_text, 20, 10, 60)
         leaked = _probe_hits([r.get("record_id") for r in rows], probes, lambda p: p.record_id)
         if leaked:
             grader.fail(f"{grader.name}({probe_text!r}, k=20, per_list=10) returned {_probe_reason(leaked[0])}.",
@@ -124,8 +117,34 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                              "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")
 
 
+def _grade_top_hit(grader: _Grader, query: str, rows: list[dict[str, Any]],
+                   reference_rows: list[dict[str, Any]]) -> None:
+    """The learner's top hit for ``query`` is the memory the reference ranks first, found by both legs.
+
+    In a workshop as the scan leaves it that is the CAPACITY_TEU column fact.
+    The expectation comes from the reference on the same store, not from that
+    fact: after Part 4 an accepted correction about CAPACITY_TEU (which says
+    "TEU" too) ranks above it, and a learner who goes back to Part 3 must
+    still pass with a correct function.
+    """
+    top = rows[0] if rows else {}
+    want = reference_rows[0] if reference_rows else {}
+    if (top.get("kind"), top.get("subject")) != (want.get("kind"), want.get("subject")):
+        what = ("the CAPACITY_TEU column fact" if (want.get("kind"), want.get("subject")) ==
+                ("column", f"{SCHEMA}.VESSELS.CAPACITY_TEU") else "the memory the workshop's reference ranks first")
+        grader.fail(f"the top hit for {query!r} is not {what}.",
+                    expected=f"kind {want.get('kind')!r}, subject {want.get('subject')!r}",
+                    got=f"kind {top.get('kind')!r}, subject {top.get('subject')!r}")
+    both = want.get("r_vec") != SENTINEL and want.get("r_txt") != SENTINEL
+    if both and (top.get("r_vec") == SENTINEL or top.get("r_txt") == SENTINEL):
+        grader.fail(f"for {query!r} both legs must rank the top hit.",
+                    got=f"r_vec={top.get('r_vec')}, r_txt={top.get('r_txt')}",
+                    hint="the keyword leg must use text_query(query) so every term can match.")
+
+
 def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k: int | None,
-                  per_list: int | None, rrf_k: int | None) -> list[dict[str, Any]]:
+                  per_list: int | None, rrf_k: int | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Grade one call of the learner's function; returns its rows and the reference's for the same call."""
     from .. import reference
 
     args = {name: value for name, value in (("k", k), ("per_list", per_list), ("rrf_k", rrf_k))
@@ -183,7 +202,7 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
     _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff)
     if tree is not None:
         _check_orderings(grader, described, tree)
-    return rows
+    return rows, expected
 
 
 _ID_COLUMNS = {"record_id", "source_id"}
