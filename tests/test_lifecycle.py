@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from workshop_lib.memory.lifecycle import (ALLOWED_TRANSITIONS, LifecycleError, Status, propose_memory,
-                                           read_lifecycle, review_queue)
+from workshop_lib.memory.lifecycle import (ALLOWED_TRANSITIONS, LifecycleError, Status, lifecycle_rows,
+                                           propose_memory, read_lifecycle, review_queue)
 from workshop_lib.reference import hybrid_rrf_search_memories, retrieve_knowledge, set_memory_status
 
 SUBJECT = "CARGO_ITEMS.UNIT_VALUE_CENTS"
@@ -126,7 +126,6 @@ def test_a_fixed_scan_removes_the_facts_a_wrong_scan_left_behind(ws):
 def test_the_review_queue_and_the_lifecycle_table_read_their_rows_in_one_statement(ws, monkeypatch):
     """At 10^5 memories, one read per memory took seconds: the database filters, one statement per call."""
     from workshop_lib.lite import LiteCursor
-    from workshop_lib.memory.lifecycle import lifecycle_rows
 
     draft, accepted = _draft(ws), _draft(ws)
     set_memory_status(accepted, "accepted")
@@ -149,3 +148,34 @@ def test_the_review_queue_and_the_lifecycle_table_read_their_rows_in_one_stateme
     assert facts and all(s.status is Status.ACCEPTED for s in facts)
     assert {s.memory_id for s in lifecycle_rows(ws.conn, ws.user_id, ws.agent_id, kind=None, status="accepted")} == \
         {s.memory_id for s in every if s.status is Status.ACCEPTED}
+
+
+def test_restarting_the_demo_deletes_what_propose_correction_filed_and_nothing_else(ws):
+    """A re-run of Part 4 starts from drafts: its earlier corrections go with their chunks and links; others stay."""
+    from workshop_lib.notebook import propose_correction, restart_correction_demo
+
+    kept = [_draft(ws, "Zorblatt: a reviewer's own draft."),
+            *(propose_memory(ws.memory_client, f"Zorblatt: a draft filed by the {source}.", user_id=ws.user_id,
+                             agent_id=ws.agent_id, subject=SUBJECT, source=source) for source in ("agent", "session"))]
+    wrong = propose_correction("CARGO_ITEMS.UNIT_VALUE_CENTS is in US dollars.", subject=SUBJECT)
+    right = propose_correction(TEXT, subject=SUBJECT, contradicts=wrong)
+    set_memory_status(right, "accepted")
+    set_memory_status(wrong, "discard")
+    counts = {"memories": "SELECT COUNT(*) FROM eda_onnx_memory WHERE record_id IN (:a, :b)",
+              "chunks": "SELECT COUNT(*) FROM eda_onnx_record_chunks WHERE source_id IN (:a, :b)",
+              "links": "SELECT COUNT(*) FROM eda_onnx_record_relations WHERE source_record_id IN (:a, :b) "
+                       "OR target_record_id IN (:a, :b)"}
+
+    def count(what):
+        with ws.conn.cursor() as cur:
+            cur.execute(counts[what], a=wrong, b=right)
+            return cur.fetchone()[0]
+
+    assert (count("memories"), count("links")) == (2, 1) and count("chunks") >= 2
+    facts = len(lifecycle_rows(ws.conn, ws.user_id, ws.agent_id, kind=None))
+    assert restart_correction_demo() == ("Deleted 2 corrections an earlier run of this notebook filed "
+                                         "(1 accepted, 1 discard): the demo starts from drafts again.")
+    assert (count("memories"), count("chunks"), count("links")) == (0, 0, 0)
+    assert len(lifecycle_rows(ws.conn, ws.user_id, ws.agent_id, kind=None)) == facts - 2
+    assert [read_lifecycle(ws.conn, memory_id).status for memory_id in kept] == [Status.DRAFT] * 3
+    assert restart_correction_demo() == "No corrections from an earlier run of this notebook to delete."

@@ -52,7 +52,8 @@ __all__ = [
     "text_query", "keyword_search_memories", "rerank", "reranker_available",
     # Part 4: the memory lifecycle and its review
     "Status", "ALLOWED_TRANSITIONS", "OAMP_STATUS", "LifecycleError", "LifecycleState", "parse_status",
-    "read_lifecycle", "now_iso", "propose_correction", "review_queue", "review_widget", "lifecycle_table",
+    "read_lifecycle", "now_iso", "propose_correction", "restart_correction_demo", "review_queue", "review_widget",
+    "lifecycle_table",
     # Part 4: the agent
     "library_retrieve_knowledge", "agent_toolbox", "run_agent", "AgentRun", "AGENT_PROMPT", "memory_block", "cited_ids",
     "choose_model", "LLMError", "NullManager", "SlidingWindowManager", "SummarizingManager",
@@ -124,6 +125,10 @@ def agent_toolbox(ws: Workshop | None = None, **options: Any) -> Any:
     return workshop_tools(ws or current(), **options)
 
 
+#: The metadata ``source`` of what propose_correction files, so restart_correction_demo can find it again.
+NOTEBOOK_SOURCE = "notebook"
+
+
 def propose_correction(text: str, *, subject: str, contradicts: str | None = None,
                        supersedes: str | None = None) -> str:
     """File ``text`` as a draft correction about ``subject`` for review; returns its id (drafts are never retrieved)."""
@@ -131,7 +136,31 @@ def propose_correction(text: str, *, subject: str, contradicts: str | None = Non
 
     ws = current()
     return propose_memory(ws.memory_client, text, user_id=ws.user_id, agent_id=ws.agent_id, subject=subject,
-                          contradicts=contradicts, supersedes=supersedes)
+                          contradicts=contradicts, supersedes=supersedes, source=NOTEBOOK_SOURCE)
+
+
+def restart_correction_demo() -> str:
+    """Delete the corrections an earlier run filed with propose_correction, so Part 4's demo starts from drafts.
+
+    Re-running Part 4 (Restart Kernel and Run All) used to leave the first
+    run's accepted corrections in the store, so the "draft only" stage already
+    answered correctly and the before/after table told the wrong story. Only
+    what ``propose_correction`` filed goes (whatever its status); the catalog's
+    facts, the agent's and the session's drafts stay. Returns one sentence
+    saying what was deleted.
+    """
+    from collections import Counter
+
+    from .memory.lifecycle import delete_by_source
+
+    ws = current()
+    gone = delete_by_source(ws.memory_client, ws.conn, ws.user_id, ws.agent_id, NOTEBOOK_SOURCE)
+    if not gone:
+        return "No corrections from an earlier run of this notebook to delete."
+    counts = Counter(state.status.value for state in gone)
+    detail = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    return (f"Deleted {len(gone)} correction{'s' if len(gone) != 1 else ''} an earlier run of this notebook filed "
+            f"({detail}): the demo starts from drafts again.")
 
 
 def review_queue() -> list[LifecycleState]:

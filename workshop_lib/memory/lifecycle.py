@@ -38,7 +38,7 @@ from ..config import MEMORY_TABLE
 from ..errors import WorkshopError
 
 __all__ = ["Status", "ALLOWED_TRANSITIONS", "OAMP_STATUS", "LifecycleError", "LifecycleState",
-           "read_lifecycle", "propose_memory", "review_queue", "lifecycle_rows", "now_iso"]
+           "read_lifecycle", "propose_memory", "review_queue", "lifecycle_rows", "delete_by_source", "now_iso"]
 
 
 class Status(str, Enum):
@@ -172,6 +172,23 @@ def lifecycle_rows(conn: Any, user_id: str, agent_id: str, *, kind: str | None =
     with conn.cursor() as cur:
         cur.execute(sql, binds)
         return [_state(row) for row in cur.fetchall()]
+
+
+def delete_by_source(memory_client: Any, conn: Any, user_id: str, agent_id: str, source: str) -> list[LifecycleState]:
+    """Delete the user's and agent's memories whose metadata ``source`` is ``source``; returns what was deleted.
+
+    Each goes through OAMP's ``delete_memory`` (its chunks and record links
+    with it), one memory at a time: an interrupted call leaves whole memories
+    behind, which the next call deletes.
+    """
+    sql = (f"SELECT record_id, content, metadata, status FROM {MEMORY_TABLE} WHERE user_id = :u AND agent_id = :a"
+           " AND JSON_VALUE(metadata, '$.source') = :source ORDER BY order_seq")
+    with conn.cursor() as cur:
+        cur.execute(sql, u=user_id, a=agent_id, source=source)
+        doomed = [_state(row) for row in cur.fetchall()]
+    for state in doomed:
+        memory_client.delete_memory(state.memory_id)
+    return doomed
 
 
 def review_queue(conn: Any, user_id: str, agent_id: str) -> list[LifecycleState]:
