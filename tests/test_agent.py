@@ -242,3 +242,16 @@ def test_long_term_memory_retrieves_accepted_and_extracts_drafts(ws):
     assert started[0]["role"] == "system" and f"[memory:{draft}]" in started[0]["content"]
     answer = run_agent(started, tools=_tools(ws)).answer
     assert "TEU" in answer and f"[memory:{draft}]" in answer
+
+
+def test_a_grounded_answer_without_its_run_falls_back_to_the_librarys(ws, capsys):
+    """The before/after cells read ``["run"]`` (its label, messages, model): a result without it is not used."""
+    from workshop_lib.agent.loop import AgentRun
+    from workshop_lib.notebook import yours_or_reference
+
+    def grounded_answer(question, k=3):
+        return {"answer": "I do not know", "memory_ids": []}
+
+    result = yours_or_reference(grounded_answer, CAPACITY_Q)
+    assert '"answer", "memory_ids" and "run"' in capsys.readouterr().out
+    assert isinstance(result["run"], AgentRun) and result["answer"] == result["run"].answer

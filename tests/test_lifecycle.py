@@ -179,3 +179,85 @@ def test_restarting_the_demo_deletes_what_propose_correction_filed_and_nothing_e
     assert len(lifecycle_rows(ws.conn, ws.user_id, ws.agent_id, kind=None)) == facts - 2
     assert [read_lifecycle(ws.conn, memory_id).status for memory_id in kept] == [Status.DRAFT] * 3
     assert restart_correction_demo() == "No corrections from an earlier run of this notebook to delete."
+
+
+def test_a_failed_set_memory_status_is_undone_before_the_librarys_version_runs(ws, capsys):
+    """The demo cells' fallback starts from the memory as it was, not from what a broken function left."""
+    from workshop_lib.notebook import yours_or_reference
+
+    def set_memory_status(memory_id, new_status):   # stores the move, drops every other key, returns nothing
+        ws.memory_client.update_memory(memory_id, metadata={"lifecycle": new_status}, status="valid")
+
+    memory_id = _draft(ws)
+    before = read_lifecycle(ws.conn, memory_id)
+    after = yours_or_reference(set_memory_status, memory_id, "accepted")
+    out = capsys.readouterr().out
+    assert "returned something this cell cannot use" in out
+    assert f"your set_memory_status changed memory {memory_id} but did not give a usable result; the change " \
+           "was undone (it is draft again)." in out
+    assert after.status is Status.ACCEPTED and after.oamp_status == "valid"
+    assert {k: v for k, v in after.metadata.items() if k not in ("lifecycle", "updated_at")} == \
+        {k: v for k, v in before.metadata.items() if k not in ("lifecycle", "updated_at")}, "kind and subject kept"
+    assert read_lifecycle(ws.conn, memory_id) == after
+
+
+def test_a_refused_move_that_wrote_first_is_undone_and_still_refused(ws, capsys):
+    from workshop_lib.notebook import yours_or_reference
+
+    def set_memory_status(memory_id, new_status):   # writes, then refuses
+        ws.memory_client.update_memory(memory_id, metadata={"lifecycle": "accepted"}, status="valid")
+        raise LifecycleError("cannot move from discard to accepted")
+
+    memory_id = _draft(ws)
+    _to(ws, memory_id, Status.DISCARD)
+    before = read_lifecycle(ws.conn, memory_id)
+    with pytest.raises(LifecycleError, match="from discard to accepted"):
+        yours_or_reference(set_memory_status, memory_id, "accepted")
+    assert "the change was undone (it is discard again)" in capsys.readouterr().out
+    assert read_lifecycle(ws.conn, memory_id) == before
+
+
+def test_a_correct_set_memory_status_is_used_as_it_is(ws, capsys):
+    from workshop_lib.notebook import yours_or_reference
+    from workshop_lib.reference import set_memory_status
+
+    memory_id = _draft(ws)
+    assert yours_or_reference(set_memory_status, memory_id, "accepted").status is Status.ACCEPTED
+    assert capsys.readouterr().out == ""
+
+
+def test_the_review_widget_says_what_the_store_holds_after_each_click(ws, capsys):
+    """Accept / Discard call the learner's function; the line printed is the stored status, never only a claim."""
+    from workshop_lib.memory.review import review_widget
+    from workshop_lib.reference import set_memory_status
+
+    def stores_but_returns_nothing(memory_id, new_status):
+        set_memory_status(memory_id, new_status)
+
+    def stores_then_raises(memory_id, new_status):
+        set_memory_status(memory_id, new_status)
+        raise RuntimeError("oops")
+
+    def stores_nothing(memory_id, new_status):
+        return read_lifecycle(ws.conn, memory_id)
+
+    def click(transition, button):
+        """Click Accept (0) or Discard (1) of a new draft in a widget over ``transition``; its id and buttons."""
+        memory_id = _draft(ws)
+        rows = {row.children[2].value.split("</b>")[0].removeprefix("<b>"): row.children[:2]
+                for row in review_widget(ws.conn, ws.user_id, ws.agent_id, transition).children[:-1]}
+        rows[memory_id[:8]][button].click()
+        return memory_id[:8], rows[memory_id[:8]]
+
+    short, buttons = click(set_memory_status, 0)
+    assert capsys.readouterr().out == f"{short}: now accepted\n"
+    assert all(b.disabled for b in buttons)
+    short, buttons = click(set_memory_status, 1)
+    assert capsys.readouterr().out == f"{short}: now discard\n"
+    short, buttons = click(stores_but_returns_nothing, 0)
+    assert capsys.readouterr().out == f"{short}: now accepted; your function returned 'None'\n"
+    short, buttons = click(stores_then_raises, 1)
+    assert capsys.readouterr().out == f"{short}: RuntimeError: oops (it stored discard first)\n"
+    short, buttons = click(stores_nothing, 0)
+    assert capsys.readouterr().out == f"{short}: now draft\n"
+    assert not any(b.disabled for b in buttons), "nothing was stored: the learner may try again"

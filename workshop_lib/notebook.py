@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import pandas as pd
+from oracleagentmemory.apis.records import RecordStatus
 
 from .agent.conversation import NullManager, SlidingWindowManager, SummarizingManager
 from .agent.grounded import AGENT_PROMPT, cited_ids
@@ -223,9 +224,10 @@ def _state_problem(result: Any) -> str | None:
 
 
 def _answer_problem(result: Any) -> str | None:
+    # the before/after cells read the run too: its label, its messages (saved as a thread), its model
     if not isinstance(result, dict) or not isinstance(result.get("answer"), str) \
-            or not isinstance(result.get("memory_ids"), list):
-        return 'it should return a dict with "answer" and "memory_ids"'
+            or not isinstance(result.get("memory_ids"), list) or not isinstance(result.get("run"), AgentRun):
+        return 'it should return a dict with "answer", "memory_ids" and "run" (the AgentRun of run_agent)'
     return None
 
 
@@ -252,11 +254,13 @@ def yours_or_reference(mine: Callable[..., Any], *args: Any, **kwargs: Any) -> A
     """
     name = getattr(mine, "__name__", "your function")
     reference = _reference(name)
+    before = _memory_before(args, kwargs) if name == "set_memory_status" else None
     try:
         result = mine(*args, **kwargs)
     except NotImplementedError:
         print(f"{name} is not written yet; using the library's version.")
     except LifecycleError:
+        _undo(name, before, "refused the move")
         raise   # a refused move is the lifecycle's answer, not a broken function
     except Exception as exc:  # noqa: BLE001 - any failure of the learner's code falls back, with its reason
         print(f"your {name} raised {type(exc).__name__}: {exc}; using the library's version.")
@@ -265,4 +269,33 @@ def yours_or_reference(mine: Callable[..., Any], *args: Any, **kwargs: Any) -> A
         if problem is None:
             return result
         print(f"your {name} returned something this cell cannot use ({problem}); using the library's version.")
+    _undo(name, before, "did not give a usable result")
     return reference(*args, **kwargs)
+
+
+def _memory_before(args: tuple[Any, ...], kwargs: dict[str, Any]) -> LifecycleState | None:
+    """The stored state of the memory a ``set_memory_status`` call is about (None when there is none)."""
+    memory_id = args[0] if args else kwargs.get("memory_id")
+    try:
+        return read_lifecycle(current().conn, memory_id)
+    except Exception:  # noqa: BLE001 - no such memory: the functions themselves say so
+        return None
+
+
+def _undo(name: str, before: LifecycleState | None, why: str) -> None:
+    """Put back the memory a failed ``set_memory_status`` changed, so the library's version starts from it.
+
+    Without this the library's move was refused (the learner's code had
+    already stored it, then returned nothing usable), or a refused move left
+    its write behind, and the demo went on from a memory its review never set.
+    """
+    if before is None:
+        return
+    ws = current()
+    now = read_lifecycle(ws.conn, before.memory_id)
+    if (now.status, now.oamp_status, now.metadata) == (before.status, before.oamp_status, before.metadata):
+        return
+    ws.memory_client.update_memory(before.memory_id, metadata=before.metadata,
+                                   status=RecordStatus(before.oamp_status))
+    print(f"your {name} changed memory {before.memory_id} but {why}; the change was undone "
+          f"(it is {before.status.value} again).")

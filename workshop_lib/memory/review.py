@@ -3,7 +3,8 @@
 ``review_widget(transition)`` shows each draft memory (text, subject, what it
 contradicts) with two buttons that call ``transition(memory_id, status)`` —
 the notebook passes the learner's own ``set_memory_status`` (TODO 4) — and
-prints what happened or why the move was refused. Headless runs (nbgrader, CI)
+prints the status the store holds after the click (and what the function
+returned when that differs) or why the move was refused. Headless runs (nbgrader, CI)
 make the same moves by calling ``set_memory_status`` directly; the widget is
 a view over those calls, never a second way to write.
 """
@@ -14,7 +15,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from .lifecycle import LifecycleState, lifecycle_rows, review_queue
+from .lifecycle import LifecycleState, lifecycle_rows, read_lifecycle, review_queue
 
 __all__ = ["review_widget", "lifecycle_table"]
 
@@ -36,16 +37,23 @@ def review_widget(conn: Any, user_id: str, agent_id: str,
     rows: list[Any] = []
 
     def act(state: LifecycleState, status: str, buttons: list[Any]) -> None:
+        # What is printed is what the store holds after the click, not what the function returned: a
+        # learner's set_memory_status may store one thing and return another (or nothing).
         with output:
             try:
                 result = transition(state.memory_id, status)
             except Exception as exc:  # noqa: BLE001 - show the learner's error next to the button
-                print(f"{state.memory_id[:8]}: {type(exc).__name__}: {exc}")
+                stored = read_lifecycle(conn, state.memory_id).status
+                changed = "" if stored is state.status else f" (it stored {stored.value} first)"
+                print(f"{state.memory_id[:8]}: {type(exc).__name__}: {exc}{changed}")
                 return
-            shown = getattr(getattr(result, "status", None), "value", result)
-            print(f"{state.memory_id[:8]}: now {shown}")
-            for button in buttons:
-                button.disabled = True
+            stored = read_lifecycle(conn, state.memory_id).status
+            returned = getattr(result, "status", None)
+            mismatch = "" if returned is stored else f"; your function returned {str(result)[:60]!r}"
+            print(f"{state.memory_id[:8]}: now {stored.value}{mismatch}")
+            if stored is not state.status:   # a click that stored nothing can be tried again
+                for button in buttons:
+                    button.disabled = True
 
     for state in review_queue(conn, user_id, agent_id):
         accept = widgets.Button(description="Accept", button_style="success")
