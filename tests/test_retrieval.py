@@ -251,7 +251,18 @@ def test_yours_or_reference_falls_back_with_the_reason(ws, capsys) -> None:
 
     rows = yours_or_reference(hybrid_rrf_search_memories, "vessel capacity unit", k=2)
     out = capsys.readouterr().out
-    assert "no 'kind' key" in out and len(rows) == 2 and all("kind" in r for r in rows)
+    assert "no 'kind', 'r_vec', 'r_txt' key" in out and len(rows) == 2 and all("kind" in r for r in rows)
+
+    # the side-by-side cell reads each fused row's leg ranks: rows without them, or found by no leg, are not used
+    for rows, problem in (([{"kind": "column", "subject": "S"}], "item 1 has no 'r_vec', 'r_txt' key"),
+                          ([{"kind": "column", "subject": "S", "r_vec": 999999, "r_txt": 999999}],
+                           "item 1 has the rank 999999 in both legs")):
+        def hybrid_rrf_search_memories(query, k=5, rows=rows):
+            return rows
+
+        fused = yours_or_reference(hybrid_rrf_search_memories, "vessel capacity unit", k=2)
+        assert problem in capsys.readouterr().out
+        assert len(fused) == 2 and all(min(r["r_vec"], r["r_txt"]) < 999999 for r in fused)
 
     def retrieve_knowledge_ok(query, k=5):
         return [{"kind": "column", "subject": "S"}]

@@ -205,17 +205,27 @@ def _facts_problem(result: Any) -> str | None:
     return f"it returned {wrong[0]} items, not Fact objects" if wrong else None
 
 
-def _rows_problem(result: Any) -> str | None:
-    """Why ``result`` is not a list of dicts with ``kind`` and ``subject`` (None when it is)."""
+def _rows_problem(result: Any, keys: Sequence[str] = ("kind", "subject")) -> str | None:
+    """Why ``result`` is not a list of dicts with ``keys`` (None when it is)."""
     if not isinstance(result, list):
         return f"it returned a {type(result).__name__}, not a list"
     for position, item in enumerate(result, 1):
         if not isinstance(item, dict):
             return f"item {position} is a {type(item).__name__}, not a dict"
-        missing = [k for k in ("kind", "subject") if k not in item]
+        missing = [k for k in keys if k not in item]
         if missing:
             return f"item {position} has no {', '.join(repr(k) for k in missing)} key"
     return None
+
+
+def _fused_rows_problem(result: Any) -> str | None:
+    """Why ``result`` is not hybrid rows the side-by-side cell can show: each names the leg ranks that found it."""
+    problem = _rows_problem(result, ("kind", "subject", "r_vec", "r_txt"))
+    if problem is None:
+        both = next((n for n, row in enumerate(result, 1) if row["r_vec"] == row["r_txt"] == 999999), None)
+        if both is not None:
+            return f"item {both} has the rank 999999 in both legs: no leg found it"
+    return problem
 
 
 def _state_problem(result: Any) -> str | None:
@@ -235,7 +245,7 @@ def _answer_problem(result: Any) -> str | None:
 _SHAPES: dict[str, Callable[[Any], str | None]] = {
     "_scan_tables": _facts_problem,
     "retrieve_knowledge": _rows_problem,
-    "hybrid_rrf_search_memories": _rows_problem,
+    "hybrid_rrf_search_memories": _fused_rows_problem,
     "set_memory_status": _state_problem,
     "grounded_answer": _answer_problem,
 }
