@@ -170,6 +170,8 @@ REASONS = {
     (3, "mutant_keyword_rank_ascending"): "r_txt of",
     (3, "mutant_row_per_chunk"): "a leg orders rows tied on distance or score arbitrarily",
     (3, "mutant_text_leg_unscoped"): "scope both legs",
+    (3, "mutant_drafts_in_text_leg"): "keep only m.status = 'valid' memories in both legs",
+    (3, "mutant_drafts_in_vector_leg"): "keep only m.status = 'valid' memories in both legs",
     (3, "mutant_tool_output_in_text_leg"): "r_txt of",
     (3, "mutant_two_round_trips"): "made 37 SQL execute call(s)",
     (3, "mutant_unescaped_keywords"): "r_txt of SUPPLYCHAIN.VESSELS.CAPACITY_TEU",

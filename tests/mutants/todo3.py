@@ -22,7 +22,8 @@ def _sql(*, vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embeddin
          vec_scope=SCOPE, txt_scope=SCOPE, vec_fetch=":per_list", txt_fetch=":per_list",
          sentinel="999999", join="FULL OUTER JOIN", rrf="1 / (:rrf_k + f.r_vec) + 1 / (:rrf_k + f.r_txt)",
          order="rrf_score DESC, f.record_id", content="DBMS_LOB.SUBSTR(m.content, 500, 1)",
-         vec_order="ORDER BY r_vec", txt_order="ORDER BY r_txt", embed_once=True):
+         vec_order="ORDER BY r_vec", txt_order="ORDER BY r_txt", embed_once=True,
+         vec_valid="c.status = 'valid' AND m.status = 'valid'", txt_valid="m.status = 'valid'"):
     """The solution's statement, with one piece swapped by a mutant.
 
     ``embed_once`` (the instructions): the question is embedded once in a CTE ``q`` and
@@ -37,7 +38,7 @@ def _sql(*, vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embeddin
     return f"""{head}vec AS (
   SELECT {vec_id} AS record_id, {vec_rank.format(model=ONNX_EMBED_MODEL)} AS r_vec
   FROM {CHUNKS} c{cross} JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id
-  WHERE c.source_record_type = 'memory' AND c.status = 'valid' AND m.status = 'valid'
+  WHERE c.source_record_type = 'memory' AND {vec_valid}
     AND {vec_scope}
   {vec_group}
   {vec_order}
@@ -46,7 +47,7 @@ def _sql(*, vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embeddin
 txt AS (
   SELECT m.record_id, {txt_rank} AS r_txt
   FROM {MEMORY_TABLE} m
-  WHERE CONTAINS(m.content, :kw, 1) > 0 AND m.status = 'valid'
+  WHERE CONTAINS(m.content, :kw, 1) > 0 AND {txt_valid}
     AND {txt_scope}
   {txt_order}
   FETCH FIRST {txt_fetch} ROWS ONLY
@@ -123,6 +124,16 @@ def mutant_vector_leg_unscoped(query, k=5, per_list=30, rrf_k=60):
     """The vector leg forgets the user/agent scope."""
     sql = _sql(vec_scope="NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'")
     return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_drafts_in_text_leg(query, k=5, per_list=30, rrf_k=60):
+    """The keyword leg forgets status = 'valid': drafts and discarded corrections come back."""
+    return _run(_sql(txt_valid="1 = 1"), query, k, per_list, rrf_k)
+
+
+def mutant_drafts_in_vector_leg(query, k=5, per_list=30, rrf_k=60):
+    """The vector leg forgets status = 'valid' on the chunks and the memories."""
+    return _run(_sql(vec_valid="1 = 1"), query, k, per_list, rrf_k)
 
 
 def mutant_tool_output_in_text_leg(query, k=5, per_list=30, rrf_k=60):

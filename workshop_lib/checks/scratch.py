@@ -97,15 +97,24 @@ def _delete_probe(ws: Any, record_id: str) -> None:
         ws.conn.commit()
 
 
-def _add_probes(grader: _Grader, ws: Any, text: str, specs: list[tuple[str, str, str, str]]) -> list[_Probe]:
-    """Add short-lived memories with ``text`` as (suffix, user, agent, kind, why); removed at the end."""
+def _add_probes(grader: _Grader, ws: Any, text: str, specs: list[tuple[str, str, str, str]],
+                *, invalid: tuple[str, ...] = ()) -> list[_Probe]:
+    """Add short-lived memories with ``text`` as (suffix, user, agent, kind); removed at the end.
+
+    The probes whose suffix is in ``invalid`` are stored with OAMP status
+    ``invalid``, as a draft or a discarded correction is.
+    """
+    from oracleagentmemory.apis.records import RecordStatus
+
     probes = []
     run = new_probe_run()
     for suffix, user_id, agent_id, kind in specs:
         probe = _Probe(f"{PROBE_PREFIX}{run}-{suffix}", text, user_id, agent_id, kind, suffix)
         grader.stack.callback(_delete_probe, ws, probe.record_id)
+        status = RecordStatus.INVALID if suffix in invalid else RecordStatus.VALID
         ws.memory_client.add_memory(text, user_id=user_id, agent_id=agent_id, memory_id=probe.record_id,
-                                    metadata={"kind": kind, "subject": f"{CHECK_SCHEMA}.PROBE#{suffix}"})
+                                    metadata={"kind": kind, "subject": f"{CHECK_SCHEMA}.PROBE#{suffix}"},
+                                    status=status)
         probes.append(probe)
     return probes
 
@@ -115,15 +124,18 @@ def _probe_reason(probe: _Probe) -> str:
         "tool-output": "a tool_output memory (kind == 'tool_output' must be dropped)",
         "other-user": f"a memory of another user ({probe.user_id}); scope the search to USER_ID",
         "other-agent": f"a memory of another agent ({probe.agent_id}); scope the search to AGENT_ID",
+        "draft": "a draft memory (OAMP status 'invalid'); only valid memories may come back",
     }.get(probe.why, probe.why)
 
 
 def _scope_probes(grader: _Grader, ws: Any, text: str) -> list[_Probe]:
+    """Memories a search must never return: tool output, another user's, another agent's, and a draft."""
     return _add_probes(grader, ws, text, [
         ("tool-output", ws.user_id, ws.agent_id, "tool_output"),
         ("other-user", config.OTHER_USER_ID, ws.agent_id, "guideline"),
         ("other-agent", ws.user_id, f"{ws.agent_id}_other", "guideline"),
-    ])
+        ("draft", ws.user_id, ws.agent_id, "guideline"),
+    ], invalid=("draft",))
 
 
 def _probe_hits(values: list[Any], probes: list[_Probe], key: Callable[[_Probe], str]) -> list[_Probe]:

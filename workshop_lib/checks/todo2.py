@@ -226,7 +226,9 @@ def _check_rerank_call(grader: _Grader, described: str, log: _Log, query: str, k
             why = {"other-user": "a memory of another user came back: pass user_id=USER_ID (exact match).",
                    "other-agent": "a memory of another agent came back: pass agent_id=AGENT_ID and keep the "
                                   "agent match exact (do not pass exact_agent_match=False).",
-                   "tool-output": "drop candidates whose kind is 'tool_output'."}.get(leaked[0].split("#")[-1], why)
+                   "tool-output": "drop candidates whose kind is 'tool_output'.",
+                   "draft": "a draft (status 'invalid') came back: memory_client.search never returns one, so "
+                            "search with it rather than with SQL of your own."}.get(leaked[0].split("#")[-1], why)
         elif isinstance(kinds, str) and lost:
             why = (f"kinds={kinds!r} means the kinds {[p.strip() for p in kinds.split(',')]}: split the string "
                    "on commas and strip each part.")

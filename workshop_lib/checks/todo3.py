@@ -37,7 +37,7 @@ _LONG_PROBE = ("Workshop check probe: harbour notes kept by the port authority. 
     for i in range(1, 9)))
 
 _RECORD_SQL = f"""SELECT m.user_id, m.agent_id, JSON_VALUE(m.metadata, '$.kind') AS kind,
-       JSON_VALUE(m.metadata, '$.subject') AS subject, DBMS_LOB.SUBSTR(m.content, 500, 1) AS content
+       JSON_VALUE(m.metadata, '$.subject') AS subject, DBMS_LOB.SUBSTR(m.content, 500, 1) AS content, m.status
 FROM {MEMORY_TABLE} m
 WHERE m.record_id = :record_id"""
 
@@ -82,8 +82,8 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     TEU probe's top hit is the memory the reference ranks first (the
     CAPACITY_TEU column fact, unless Part 4's correction outranks it) with
     both legs contributing; probe memories (tool output, another user,
-    another agent, a memory with two chunks) check scoping, the tool_output
-    exclusion and one row per memory.
+    another agent, a draft, a memory with two chunks) check scoping, the
+    tool_output exclusion, the valid-only filter and one row per memory.
     """
     grader = _Grader(3, fn, timeout)
     with grader.session():
@@ -113,8 +113,9 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         leaked = _probe_hits([r.get("record_id") for r in rows], probes, lambda p: p.record_id)
         if leaked:
             grader.fail(f"{grader.name}({probe_text!r}, k=20, per_list=10) returned {_probe_reason(leaked[0])}.",
-                        hint="both legs need: m.user_id = :user_id AND m.agent_id = :agent_id AND "
-                             "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")
+                        hint="both legs need: m.status = 'valid' AND m.user_id = :user_id AND "
+                             "m.agent_id = :agent_id AND NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> "
+                             "'tool_output'.")
 
 
 def _grade_top_hit(grader: _Grader, query: str, rows: list[dict[str, Any]],
@@ -313,16 +314,20 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
             info = _fetch(ws.conn, _RECORD_SQL, record_id=rid)
             why = "a record the workshop's memories do not contain"
             if info:
-                user_id, agent_id, kind, _, _ = info[0]
-                if kind == "tool_output":
+                user_id, agent_id, kind, _, _, status = info[0]
+                if status != "valid":
+                    why = (f"a memory with OAMP status {status!r} (a draft or a discarded correction); keep only "
+                           "m.status = 'valid' memories in both legs")
+                elif kind == "tool_output":
                     why = "a tool_output memory; exclude kind 'tool_output' in both legs"
                 elif user_id != ws.user_id:
                     why = f"a memory of another user ({user_id}); scope both legs with m.user_id = :user_id"
                 elif agent_id != ws.agent_id:
                     why = f"a memory of another agent ({agent_id}); scope both legs with m.agent_id = :agent_id"
             grader.fail(f"{described} returned {rid!r}: {why}.",
-                        hint="both legs need: m.user_id = :user_id AND m.agent_id = :agent_id AND "
-                             "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")
+                        hint="both legs need: m.status = 'valid' AND m.user_id = :user_id AND "
+                             "m.agent_id = :agent_id AND NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> "
+                             "'tool_output'.")
     for row in rows:
         rid = row["record_id"]
         for key, bounds, label in (("r_vec", rk.vec_bounds, "vector"), ("r_txt", rk.txt_bounds, "keyword")):
@@ -378,7 +383,7 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
                     hint="ORDER BY rrf_score DESC.")
     for row in rows:
         info = _fetch(ws.conn, _RECORD_SQL, record_id=row["record_id"])
-        _, _, kind, subject, content = info[0]
+        _, _, kind, subject, content, _ = info[0]
         if row["content"] != (content or "") or row["kind"] != kind or row["subject"] != subject:
             grader.fail(f"{described}: kind/subject/content of {row['record_id']} do not match the memory.",
                         expected=_short((kind, subject, content), 160),
