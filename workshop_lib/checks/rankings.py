@@ -14,13 +14,16 @@ from .connection import _fetch
 SENTINEL = 999999                          # rank of a memory a leg did not return
 
 
-def _leg_sql(leg: str, *, scoped: bool = True, drop_tool_output: bool = True) -> str:
+def _leg_sql(leg: str, *, scoped: bool = True, drop_tool_output: bool = True, valid_only: bool = True) -> str:
     """The check's own ranking query for one leg (vector: best chunk distance; keyword: SCORE).
 
-    ``scoped`` / ``drop_tool_output`` off give the rankings of typical wrong
-    legs, used only to explain a failure.
+    ``scoped`` / ``drop_tool_output`` / ``valid_only`` off give the rankings
+    of typical wrong legs, used only to explain a failure.
     """
-    where = ["m.status = 'valid'"]
+    where = ["c.source_record_type = 'memory'"] if leg == "vector" else ["CONTAINS(m.content, :kw, 1) > 0"]
+    if valid_only:
+        where += ["c.status = 'valid'"] if leg == "vector" else []
+        where.append("m.status = 'valid'")
     if scoped:
         where.append("m.user_id = :user_id AND m.agent_id = :agent_id")
     if drop_tool_output:
@@ -30,10 +33,8 @@ def _leg_sql(leg: str, *, scoped: bool = True, drop_tool_output: bool = True) ->
         return (f"WITH q AS (SELECT VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA) AS v FROM dual) "
                 "SELECT c.source_id, MIN(VECTOR_DISTANCE(c.embedding, q.v, COSINE)) AS distance "
                 f"FROM {CHUNKS_TABLE} c JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id CROSS JOIN q "
-                "WHERE c.source_record_type = 'memory' AND c.status = 'valid' AND "
-                + " AND ".join(where) + " GROUP BY c.source_id")
-    return (f"SELECT m.record_id, SCORE(1) AS score FROM {MEMORY_TABLE} m WHERE CONTAINS(m.content, :kw, 1) > 0 AND "
-            + " AND ".join(where))
+                "WHERE " + " AND ".join(where) + " GROUP BY c.source_id")
+    return f"SELECT m.record_id, SCORE(1) AS score FROM {MEMORY_TABLE} m WHERE " + " AND ".join(where)
 
 
 def _leg_values(ws: Any, query: str, leg: str, **variant: bool) -> dict[str, float]:

@@ -50,13 +50,15 @@ WHERE source_id = :record_id AND chunk_seq = 1"""
 
 
 def _wrong_leg_hint(ws: Any, query: str, leg: str, rid: str, rank: int, per_list: int) -> str | None:
-    """Explain a wrong rank by the wrong leg that would give it (tool output kept, scope missing)."""
+    """Explain a wrong rank by the wrong leg that would give it (tool output kept, scope or status filter missing)."""
     for variant, hint in (
         ({"drop_tool_output": False}, ("your {leg} leg keeps tool_output memories: add "
                                        "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")),
         ({"scoped": False}, "your {leg} leg is not scoped: add m.user_id = :user_id AND m.agent_id = :agent_id."),
         ({"scoped": False, "drop_tool_output": False},
          "your {leg} leg is neither scoped to the user/agent nor free of tool_output memories."),
+        ({"valid_only": False}, "your {leg} leg keeps drafts and discarded memories: keep only "
+                                "m.status = 'valid' memories in both legs."),
     ):
         values = _leg_values(ws, query, leg, **variant)
         bounds = _bounds(values, smaller_is_better=(leg == "vector"), eps=1e-6 if leg == "vector" else 1e-9)
