@@ -81,6 +81,11 @@ def test_retrieve_knowledge_finds_the_positions_table(ws) -> None:
     results = retrieve_knowledge("Where do we record vessel current positions?", k=5)
     subjects = [r["subject"] for r in results[:3]]
     assert "SUPPLYCHAIN.VESSEL_POSITIONS" in subjects
+    # the facts Part 3's demo and TODO 2's instructions point at come first on the scan's store
+    assert any("CAPACITY_TEU" in r["subject"]
+               for r in retrieve_knowledge("What unit is vessel capacity measured in?", k=3))
+    assert any("UNIT_VALUE_CENTS" in r["subject"]
+               for r in retrieve_knowledge("Is the cargo unit value stored in dollars or cents?", k=2))
     assert all(r["kind"] != "tool_output" for r in results)
     assert [r["distance"] for r in results] == sorted(r["distance"] for r in results)
     assert set(results[0]) >= {"kind", "subject", "body", "metadata", "distance"}

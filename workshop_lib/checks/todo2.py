@@ -6,7 +6,6 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..config import SCHEMA
 from .connection import _transaction_open
 from .harness import _Grader, _listed, _short
 from .scratch import (
@@ -35,10 +34,10 @@ def todo2(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     ``rerank`` (called once with the filtered candidates, ``top_k=k``,
     ``content_key='body'``); compares the results with the reference
     retrieval computed with explicit arguments (order, kind, subject, body,
-    metadata, distance); checks the kinds filter in its string, list and
-    empty-list forms, ``len <= k``, the expected facts for two probe queries,
-    and — with short-lived probe memories whose text equals the query — that
-    tool output and other users' or agents' memories never come back.
+    metadata, distance) on the same store; checks the kinds filter in its
+    string, list and empty-list forms, ``len <= k``, and — with short-lived
+    probe memories whose text equals the query — that tool output, other
+    users' or agents' memories and drafts never come back.
     """
     from .. import reference
 
@@ -81,20 +80,13 @@ def todo2(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
             _compare_knowledge(grader, described, got, expected, wanted)
             return got
 
-        positions = grade("Where do we record vessel current positions?")
-        top3 = [r.get("subject") for r in positions[:3]]
-        if f"{SCHEMA}.VESSEL_POSITIONS" not in top3:
-            grader.fail("the table fact SUPPLYCHAIN.VESSEL_POSITIONS is not in the top 3 for "
-                        "'Where do we record vessel current positions?'.", got=top3,
-                        hint="search the memories (not messages), drop tool_output, rerank the rest.")
-        units = grade("What unit is vessel capacity measured in?", 3)
-        if not any("CAPACITY_TEU" in str(r.get("subject")) for r in units):
-            grader.fail("no CAPACITY_TEU fact for 'What unit is vessel capacity measured in?' (k=3).",
-                        got=[r.get("subject") for r in units])
-        money = grade("Is the cargo unit value stored in dollars or cents?", 2)
-        if not any("UNIT_VALUE_CENTS" in str(r.get("subject")) for r in money):
-            grader.fail("no UNIT_VALUE_CENTS fact for 'Is the cargo unit value stored in dollars or cents?' (k=2).",
-                        got=[r.get("subject") for r in money])
+        # What each query must return comes from the reference on the same store: the learner's own
+        # memories (Part 3 experiments, Part 4's corrections) may outrank the catalog's facts, and a correct
+        # function must pass all the same. That the facts come first on the scan's store alone is the
+        # library's promise, tested in tests/test_retrieval.py.
+        grade("Where do we record vessel current positions?")
+        grade("What unit is vessel capacity measured in?", 3)
+        grade("Is the cargo unit value stored in dollars or cents?", 2)
         grade("Which columns describe vessel capacity and cargo value?", 1)
         grade("What unit is vessel capacity measured in?", 4, "table, column", pass_kinds=True)
         grade("What unit is vessel capacity measured in?", 3, "column,guideline", pass_kinds=True)

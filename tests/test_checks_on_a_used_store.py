@@ -1,10 +1,13 @@
-"""The checks grade the same after Part 4: a learner who goes back to an earlier notebook is graded fairly.
+"""The checks grade fairly on a store the learner has used: their own notes, and Part 4's corrections.
 
-Part 4 leaves reviewed corrections in the store (two accepted, one discarded),
-and an accepted correction about CAPACITY_TEU says "TEU" as the catalog's
-column fact does. A learner who finishes Part 4 and re-runs Part 3 must still
-pass every check with correct code, and every wrong implementation must still
-fail. Same shape as test_checks.py, on a workshop of its own.
+Checks that expected the catalog's facts on top failed correct code in such a
+store: TODO 3's TEU probe once Part 4 had accepted a correction about
+CAPACITY_TEU (which says "TEU" too), TODO 2's positions question once the
+learner had added notes of their own about vessel positions. A learner who
+experiments in Part 3, or finishes Part 4 and goes back, must still pass
+every check with correct code, and every wrong implementation of TODO 2 and
+TODO 3 (the searches, whose answers depend on the store) must still fail.
+Same shape as test_checks.py, on a workshop of its own.
 """
 
 from __future__ import annotations
@@ -17,21 +20,28 @@ from mutants import mutants, notebook_namespace
 from test_checks import CHECKS, MODULES, NAMES, REASONS, store_state
 
 import workshop_lib
-from workshop_lib import checks, config, reference
+from workshop_lib import config, reference
 
 TEU_QUERY = "TEU 20-foot equivalent capacity unit for vessels"   # the probe of checks.todo3
+POSITIONS_QUERY = "Where do we record vessel current positions?"   # a question of checks.todo2
 
 
 @pytest.fixture(scope="module")
 def ws(home_copy) -> Any:
-    """A scanned lite workshop after Part 4's review: what cells 7 and 18 of the Part 4 notebook leave."""
+    """A scanned lite workshop with four notes of the learner's and Part 4's review (cells 7 and 18)."""
+    from workshop_lib import checks
     from workshop_lib.notebook import propose_correction
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("WORKSHOP_HOME", str(home_copy("scan", "after_part4_home")))
+        mp.setenv("WORKSHOP_HOME", str(home_copy("scan", "used_store_home")))
         mp.setenv("WORKSHOP_BACKEND", "lite")
         mp.delenv(checks.TIMEOUT_ENV, raising=False)
         workshop = workshop_lib.start(upto="scan")
+        for n in range(4):
+            workshop.memory_client.add_memory(
+                f"My note {n}: where do we record vessel current positions? In the positions log (note {n}).",
+                user_id=workshop.user_id, agent_id=workshop.agent_id,
+                metadata={"kind": "note", "subject": f"MY.NOTE{n}"})
         wrong = propose_correction("CARGO_ITEMS.UNIT_VALUE_CENTS is already in US dollars; no conversion is needed.",
                                    subject=f"{config.SCHEMA}.CARGO_ITEMS.UNIT_VALUE_CENTS")
         right_value = propose_correction("CARGO_ITEMS.UNIT_VALUE_CENTS is in US cents: divide by 100 for US dollars.",
@@ -48,11 +58,14 @@ def ws(home_copy) -> Any:
         workshop.close()
 
 
-def test_the_accepted_correction_outranks_the_column_fact(ws: Any) -> None:
-    """The premise: in this store the reference's top hit for TODO 3's TEU probe is Part 4's correction."""
+def test_the_learners_memories_outrank_the_catalogs_facts(ws: Any) -> None:
+    """The premise: in this store Part 4's correction tops TODO 3's TEU probe, the notes TODO 2's question."""
     top = reference.hybrid_rrf_search_memories(TEU_QUERY, conn=ws.conn, user_id=ws.user_id,
                                                agent_id=ws.agent_id)[0]
     assert (top["kind"], top["subject"]) == ("correction", f"{config.SCHEMA}.VESSELS.CAPACITY_TEU")
+    top3 = [r["subject"] for r in reference.retrieve_knowledge(POSITIONS_QUERY, memory_client=ws.memory_client,
+                                                               user_id=ws.user_id, agent_id=ws.agent_id)[:3]]
+    assert f"{config.SCHEMA}.VESSEL_POSITIONS" not in top3 and all(s.startswith("MY.NOTE") for s in top3)
 
 
 @pytest.mark.parametrize("todo", [1, 2, 3, 4, 5])
@@ -63,16 +76,16 @@ def test_solution_still_passes(ws: Any, todo: int, capfd: pytest.CaptureFixture[
     assert store_state(ws) == before
 
 
-TODO3_MUTANTS = sorted(mutants(MODULES[3]))
+SEARCH_MUTANTS = [(todo, name) for todo in (2, 3) for name in sorted(mutants(MODULES[todo]))]
 
 
-@pytest.mark.parametrize("name", TODO3_MUTANTS)
-def test_todo3_mutant_still_fails(ws: Any, name: str, capfd: pytest.CaptureFixture[str]) -> None:
-    """The check whose expectation now comes from the reference still rejects every wrong implementation."""
+@pytest.mark.parametrize(("todo", "name"), SEARCH_MUTANTS, ids=[f"todo{t}-{n}" for t, n in SEARCH_MUTANTS])
+def test_search_mutant_still_fails(ws: Any, todo: int, name: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """The checks whose expectations come from the reference on the store still reject every wrong version."""
     with pytest.raises(AssertionError) as failure:
-        checks.todo3(getattr(MODULES[3], name))
+        CHECKS[todo](getattr(MODULES[todo], name))
     message = str(failure.value)
-    assert message.startswith(f"TODO 3 ({NAMES[3]}) failed: "), message
+    assert message.startswith(f"TODO {todo} ({NAMES[todo]}) failed: "), message
     # the same mistake named; counts in it (SQL calls per hit) grow with the store's memories
-    assert re.sub(r"\d+", "N", REASONS.get((3, name), "")) in re.sub(r"\d+", "N", message), message
+    assert re.sub(r"\d+", "N", REASONS.get((todo, name), "")) in re.sub(r"\d+", "N", message), message
     assert capfd.readouterr() == ("", "")
