@@ -28,7 +28,7 @@ POSITIONS_QUERY = "Where do we record vessel current positions?"   # a question 
 
 @pytest.fixture(scope="module")
 def ws(home_copy) -> Any:
-    """A scanned lite workshop with four notes of the learner's and Part 4's review (cells 7 and 18)."""
+    """A scanned lite workshop with the learner's own runbook and notes, and Part 4's review (cells 7 and 18)."""
     from workshop_lib import checks
     from workshop_lib.notebook import propose_correction
 
@@ -37,6 +37,10 @@ def ws(home_copy) -> Any:
         mp.setenv("WORKSHOP_BACKEND", "lite")
         mp.delenv(checks.TIMEOUT_ENV, raising=False)
         workshop = workshop_lib.start(upto="scan")
+        workshop.memory_client.add_memory(
+            "ORA-29855 while creating the Oracle Text index: my own runbook. ORA-29855 CTXAPP Oracle Text index "
+            "went away after GRANT CTXAPP.", user_id=workshop.user_id, agent_id=workshop.agent_id,
+            metadata={"kind": "runbook", "subject": "MY.ORA-29855"})
         for n in range(4):
             workshop.memory_client.add_memory(
                 f"My note {n}: where do we record vessel current positions? In the positions log (note {n}).",
@@ -74,6 +78,32 @@ def test_solution_still_passes(ws: Any, todo: int, capfd: pytest.CaptureFixture[
     CHECKS[todo](MODULES[todo].solution)
     assert capfd.readouterr() == (f"TODO {todo} passed — {NAMES[todo]}\n", "")
     assert store_state(ws) == before
+
+
+@pytest.mark.parametrize(("todo", "grade_id"), [(2, "check_todo2"), (3, "check_todo3")])
+def test_the_hidden_tests_pass_correct_code_too(ws: Any, todo: int, grade_id: str,
+                                                capfd: pytest.CaptureFixture[str]) -> None:
+    """Part 3's check cells as nbgrader runs them (hidden tests included), with the learner's own ORA-29855 runbook.
+
+    The hidden tests once demanded the workshop's ORA-29855 runbook first; here the learner's ranks above it.
+    """
+    import nbformat
+
+    from workshop_lib import release
+
+    first = {2: reference.retrieve_knowledge("ORA-29855 while creating the Oracle Text index", 3,
+                                             ["runbook", "guideline"], memory_client=ws.memory_client,
+                                             user_id=ws.user_id, agent_id=ws.agent_id),
+             3: reference.hybrid_rrf_search_memories("ORA-29855 CTXAPP Oracle Text index", k=3, conn=ws.conn,
+                                                     user_id=ws.user_id, agent_id=ws.agent_id)}[todo][0]["subject"]
+    assert first == "MY.ORA-29855", "the premise: the learner's runbook comes first"
+    path = release.REPO_ROOT / "solutions" / "03_retrieval" / "03_retrieval.ipynb"
+    cell = next(c for c in nbformat.read(str(path), as_version=4).cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    assert "BEGIN HIDDEN TESTS" in cell.source
+    namespace = {**notebook_namespace(ws), NAMES[todo]: MODULES[todo].solution}
+    exec(cell.source, namespace)  # noqa: S102 - the workshop's own check cell
+    assert capfd.readouterr() == (f"TODO {todo} passed — {NAMES[todo]}\n", "")
 
 
 SEARCH_MUTANTS = [(todo, name) for todo in (2, 3) for name in sorted(mutants(MODULES[todo]))]
