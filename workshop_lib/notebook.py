@@ -220,11 +220,13 @@ def _rows_problem(result: Any, keys: Sequence[str] = ("kind", "subject")) -> str
 
 def _fused_rows_problem(result: Any) -> str | None:
     """Why ``result`` is not hybrid rows the side-by-side cell can show: each names the leg ranks that found it."""
+    from .reference import SENTINEL_RANK
+
     problem = _rows_problem(result, ("kind", "subject", "r_vec", "r_txt"))
     if problem is None:
-        both = next((n for n, row in enumerate(result, 1) if row["r_vec"] == row["r_txt"] == 999999), None)
+        both = next((n for n, row in enumerate(result, 1) if row["r_vec"] == row["r_txt"] == SENTINEL_RANK), None)
         if both is not None:
-            return f"item {both} has the rank 999999 in both legs: no leg found it"
+            return f"item {both} has the rank {SENTINEL_RANK} in both legs: no leg found it"
     return problem
 
 
