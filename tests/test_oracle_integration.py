@@ -297,7 +297,8 @@ def test_provisioned_learners_are_isolated(settings, bootstrapped):
 
 def test_memory_lifecycle_on_the_oracle_store(settings, bootstrapped):
     """Drafts and discards are invalid in OAMP's DB store and never searched; accepted memories are."""
-    from workshop_lib.memory.lifecycle import LifecycleError, Status, propose_memory, read_lifecycle
+    from workshop_lib.memory.lifecycle import (LifecycleError, Status, delete_by_source, propose_memory,
+                                               read_lifecycle)
     from workshop_lib.reference import retrieve_knowledge, set_memory_status
     from workshop_lib.workshop import start
 
@@ -316,6 +317,14 @@ def test_memory_lifecycle_on_the_oracle_store(settings, bootstrapped):
         with pytest.raises(LifecycleError, match="from discard to accepted"):
             set_memory_status(wrong, "accepted")
         assert read_lifecycle(ws.conn, wrong).status is Status.DISCARD
+        # Part 4's restart deletes by metadata source, with OAMP's delete_memory (links and chunks go too)
+        demo = propose_memory(ws.memory_client, "Oracle lifecycle probe: a demo correction.", user_id=ws.user_id,
+                              agent_id=ws.agent_id, subject="probe", source="oracle-probe", contradicts=right)
+        gone = delete_by_source(ws.memory_client, ws.conn, ws.user_id, ws.agent_id, "oracle-probe")
+        assert [s.memory_id for s in gone] == [demo]
+        with pytest.raises(LifecycleError, match="no memory with id"):
+            read_lifecycle(ws.conn, demo)
+        assert read_lifecycle(ws.conn, right).status is Status.ACCEPTED
     finally:
         for memory_id in (locals().get("right"), locals().get("wrong")):
             if memory_id:
