@@ -1902,8 +1902,8 @@ DOC_CORPUS: list[Item] = [
     Item(SQL_REF, "SELECT COUNT(*) FROM employees WHERE LNNVL(commission_pct > .2)",
          Rows([(sum(1 for e in EMP if e["commission_pct"] is None or not e["commission_pct"] > .2),)])),
     Item(SQL_REF, "SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') FROM DUAL", Rows([("HR",)])),
-    # lite has no RAW values (SYS_GUID's, RAWTOHEX's): named as its limit, where Oracle would run them
-    Item(SQL_REF, "SELECT SYS_GUID() FROM DUAL", Refused("ORA-03001", "the Oracle function SYS_GUID")),
+    # RAW values: SYS_GUID is 16 random bytes; the Reference's RAWTOHEX example shows 7D
+    Item(SQL_REF, "SELECT LENGTH(RAWTOHEX(SYS_GUID())), RAWTOHEX(HEXTORAW('7d')) FROM DUAL", Rows([(32, "7D")])),
     Item(SQL_REF, "SELECT NANVL(1, 0), TO_BINARY_DOUBLE('2.5'), BIN_TO_NUM(1, 0, 1, 1), NLS_UPPER('abc'), "
                   "TO_NCHAR(12) FROM DUAL", Rows([(1, 2.5, 11, "ABC", "12")])),
     Item(SQL_REF, "SELECT ORA_HASH('abc') FROM DUAL", Refused("ORA-03001", "the Oracle function ORA_HASH")),

@@ -81,3 +81,30 @@ def test_lnnvl_is_true_for_false_and_unknown(conn) -> None:
                      "SELECT NULL FROM dual) WHERE LNNVL(x > 2) ORDER BY x")
     assert rows == [(1,), (None,)]
     assert failure(conn, "SELECT 1 FROM dual WHERE LNNVL(1 = 1 AND 2 = 2)").code == 3001
+
+
+def test_raw_values_sys_guid_hextoraw_rawtohex(conn) -> None:
+    """The RAW(16) the guard offers for UUIDs works as Oracle's: SYS_GUID() fills it, hex text is read as hex."""
+    guid, = run(conn, "SELECT SYS_GUID() FROM dual")[0]
+    assert isinstance(guid, bytes) and len(guid) == 16 and run(conn, "SELECT SYS_GUID() FROM dual")[0][0] != guid
+    assert run(conn, "SELECT RAWTOHEX(HEXTORAW('0a0B')), RAWTOHEX(HEXTORAW('ABC')), RAWTOHEX('AA'), HEXTORAW(10), "
+                     "HEXTORAW(''), RAWTOHEX(NULL) FROM dual") == [("0A0B", "0ABC", "4141", b"\x10", None, None)]
+    assert failure(conn, "SELECT HEXTORAW('G1') FROM dual").code == 1465
+    assert failure(conn, "SELECT RAWTOHEX(12) FROM dual").code == 3001
+    run(conn, "CREATE TABLE raw_ids (id RAW(16) DEFAULT SYS_GUID(), tag RAW(4), n NUMBER)")
+    try:
+        run(conn, "INSERT INTO raw_ids (tag, n) VALUES ('0a0b', 1)")
+        run(conn, "INSERT INTO raw_ids (tag, n) VALUES (:tag, 2)", {"tag": b"\x01\xab"})
+        run(conn, "INSERT INTO raw_ids (tag, n) VALUES (:tag, 3)", {"tag": "CAFE"})
+        run(conn, "UPDATE raw_ids SET tag = 'BEEF' WHERE n = 3")
+        assert run(conn, "SELECT RAWTOHEX(tag), LENGTH(RAWTOHEX(id)) FROM raw_ids ORDER BY n") == \
+            [("0A0B", 32), ("01AB", 32), ("BEEF", 32)]
+        assert run(conn, "SELECT COUNT(DISTINCT id) FROM raw_ids") == [(3,)]
+        assert run(conn, "SELECT n FROM raw_ids WHERE tag = HEXTORAW('0A0B')") == [(1,)]
+        assert run(conn, "SELECT column_name, data_length FROM user_tab_columns WHERE table_name = 'RAW_IDS' "
+                         "AND data_type = 'RAW' ORDER BY 1") == [("ID", 16), ("TAG", 4)]
+        assert failure(conn, "INSERT INTO raw_ids (tag, n) VALUES ('0102030405', 4)").code == 12899
+        assert failure(conn, "INSERT INTO raw_ids (tag, n) VALUES ('xyz', 5)").code == 1465
+        assert failure(conn, "INSERT INTO raw_ids (tag, n) VALUES (12, 6)").code == 932
+    finally:
+        run(conn, "DROP TABLE raw_ids PURGE")

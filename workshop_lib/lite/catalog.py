@@ -276,6 +276,8 @@ def parse_type(oracle_text: str) -> ColumnType:
         char_used = "C" if parts and parts[0].endswith("CHAR") else "B"
     if type_class in ("VARCHAR2", "CHAR") and parts:
         length = int(re.sub(r"\D", "", parts[0]) or 0)
+    elif base == "RAW" and parts:
+        length = int(parts[0])   # bytes; what a RAW(n) column stores is checked against it (raw.py)
     elif base in ("NUMBER", "DECIMAL", "NUMERIC") and parts:
         precision = int(parts[0]) if parts[0] != "*" else None
         scale = int(parts[1]) if len(parts) > 1 else 0

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import formats, json_path
+from . import formats, json_path, raw
 from .error_catalogue import ERR_VALUE_TOO_LARGE, error
 from .values import (VECTOR_MAGIC, compact_json, encode_vector, format_datetime, geometry_text,
                      is_vector_blob, parse_stored_datetime, vector_as_numpy)
@@ -1611,6 +1611,10 @@ SCALAR_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, bool]] = {
     "ora_to_binary_double": (to_binary_double, 1, True),
     "ora_to_binary_float": (to_binary_float, 1, True),
     "ora_bin_to_num": (bin_to_num, -1, True),
+    "ora_sys_guid": (raw.sys_guid, 0, False),
+    "ora_hextoraw": (raw.hextoraw, 1, True),
+    "ora_rawtohex": (raw.rawtohex, 1, True),
+    "ora_raw_in": (raw.raw_in, 2, True),
     "ora_is_json": (is_json, -1, True),
     "ora_round": (oracle_round, 2, True),
     "ora_varchar_in": (varchar_in, 3, True),

@@ -61,6 +61,7 @@ _RENAMES = {
     "JSON_SERIALIZE": "ora_json_serialize", "JSON_MERGEPATCH": "ora_json_mergepatch", "JSON_EQUAL": "ora_json_equal",
     "TO_BINARY_DOUBLE": "ora_to_binary_double", "TO_BINARY_FLOAT": "ora_to_binary_float",
     "BIN_TO_NUM": "ora_bin_to_num", "TO_NCHAR": "ora_to_char",
+    "SYS_GUID": "ora_sys_guid", "HEXTORAW": "ora_hextoraw", "RAWTOHEX": "ora_rawtohex",
 }
 
 # Oracle functions that are another one of lite's when called with one argument (their NLS parameter or

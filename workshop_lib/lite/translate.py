@@ -317,6 +317,9 @@ class Translator:
             return _anon("ora_to_vector", value, dims, fmt)
         if ctype.type_class == "NUMBER" and ctype.data_type == "NUMBER":
             return self._number_value(value, ctype)
+        if ctype.data_type == "RAW" and not isinstance(value, exp.Null):
+            # hex text is read as HEXTORAW reads it, the length checked (raw.py); SQLite would keep the text
+            return _anon("ora_raw_in", value, exp.Literal.number(ctype.length) if ctype.length else exp.Null())
         if ctype.type_class in ("VARCHAR2", "CHAR") and ctype.length:
             in_bytes = ctype.char_used != "C"   # Oracle's default length semantics is BYTE
             if isinstance(value, exp.Literal) and value.is_string:
