@@ -101,6 +101,16 @@ def test_raw_values_sys_guid_hextoraw_rawtohex(conn) -> None:
             [("0A0B", 32), ("01AB", 32), ("BEEF", 32)]
         assert run(conn, "SELECT COUNT(DISTINCT id) FROM raw_ids") == [(3,)]
         assert run(conn, "SELECT n FROM raw_ids WHERE tag = HEXTORAW('0A0B')") == [(1,)]
+        # text compared with a RAW is read as HEXTORAW reads it; a RAW in || shows its hex digits
+        assert run(conn, "SELECT n FROM raw_ids WHERE tag = '0a0b'") == [(1,)]
+        assert run(conn, "SELECT n FROM raw_ids WHERE tag = :tag", {"tag": "BEEF"}) == [(3,)]
+        assert run(conn, "SELECT n FROM raw_ids WHERE tag IN ('01AB', 'BEEF') ORDER BY n") == [(2,), (3,)]
+        assert run(conn, "SELECT 'tag ' || tag FROM raw_ids WHERE n = 1") == [("tag 0A0B",)]
+        assert failure(conn, "SELECT n FROM raw_ids WHERE tag = 'zz'").code == 1465
+        with conn.cursor() as cur:
+            cur.execute("SELECT tag, SYS_GUID() FROM raw_ids WHERE n = 1")
+            assert [d[1] for d in cur.description] == [oracledb.DB_TYPE_RAW, oracledb.DB_TYPE_RAW]
+            cur.fetchall()
         assert run(conn, "SELECT column_name, data_length FROM user_tab_columns WHERE table_name = 'RAW_IDS' "
                          "AND data_type = 'RAW' ORDER BY 1") == [("ID", 16), ("TAG", 4)]
         assert failure(conn, "INSERT INTO raw_ids (tag, n) VALUES ('0102030405', 4)").code == 12899

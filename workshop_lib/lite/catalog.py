@@ -218,7 +218,7 @@ _TYPE_MAP = {
     "CHAR": ("CHAR", "TEXT"), "NCHAR": ("CHAR", "TEXT"), "CLOB": ("CLOB", "TEXT"), "NCLOB": ("CLOB", "TEXT"),
     "DATE": ("DATE", "TEXT"), "TIMESTAMP": ("TIMESTAMP", "TEXT"), "JSON": ("JSON", "TEXT"),
     "VECTOR": ("VECTOR", "BLOB"), "SDO_GEOMETRY": ("SDO_GEOMETRY", "TEXT"), "BLOB": ("BLOB", "BLOB"),
-    "RAW": ("BLOB", "BLOB"), "BOOLEAN": ("NUMBER", "INTEGER"),
+    "RAW": ("RAW", "BLOB"), "BOOLEAN": ("NUMBER", "INTEGER"),
 }
 
 

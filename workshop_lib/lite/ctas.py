@@ -35,7 +35,7 @@ from .scope import (
 
 #: The type a column gets from an expression of each type class (Oracle sizes text exactly; lite cannot).
 _BY_CLASS = {"NUMBER": "NUMBER", "VARCHAR2": "VARCHAR2(4000)", "CHAR": "VARCHAR2(4000)", "DATE": "DATE",
-             "TIMESTAMP": "TIMESTAMP", "CLOB": "CLOB", "BLOB": "BLOB", "JSON": "JSON", "VECTOR": "VECTOR",
+             "TIMESTAMP": "TIMESTAMP", "CLOB": "CLOB", "BLOB": "BLOB", "RAW": "RAW(2000)", "JSON": "JSON", "VECTOR": "VECTOR",
              "BINARY_DOUBLE": "BINARY_DOUBLE"}
 
 

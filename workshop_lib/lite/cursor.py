@@ -35,6 +35,7 @@ _DB_TYPES = {
     "VARCHAR2": oracledb.DB_TYPE_VARCHAR, "CHAR": oracledb.DB_TYPE_CHAR, "CLOB": oracledb.DB_TYPE_CLOB,
     "DATE": oracledb.DB_TYPE_DATE, "TIMESTAMP": oracledb.DB_TYPE_TIMESTAMP, "JSON": oracledb.DB_TYPE_JSON,
     "VECTOR": oracledb.DB_TYPE_VECTOR, "BLOB": oracledb.DB_TYPE_BLOB, "SDO_GEOMETRY": oracledb.DB_TYPE_OBJECT,
+    "RAW": oracledb.DB_TYPE_RAW,
 }
 
 

@@ -55,7 +55,8 @@ _FUNC_TYPES = {
     "ora_dec_add": "NUMBER", "ora_dec_sub": "NUMBER", "ora_dec_mul": "NUMBER", "ora_dec_sum": "NUMBER", "ora_dec_avg": "NUMBER",
     "ora_plain_number": "NUMBER",
     "to_binary_double": "BINARY_DOUBLE", "to_binary_float": "BINARY_FLOAT", "bin_to_num": "NUMBER",
-    "ora_sys_guid": "BLOB", "ora_hextoraw": "BLOB", "ora_rawtohex": "VARCHAR2",   # RAW is typed as BLOB is
+    "ora_sys_guid": "RAW", "ora_hextoraw": "RAW", "ora_rawtohex": "VARCHAR2", "sys_guid": "RAW", "hextoraw": "RAW",
+    "rawtohex": "VARCHAR2",
     "to_nchar": "VARCHAR2", "to_clob": "CLOB", "to_nclob": "CLOB", "nls_upper": "VARCHAR2",
     "nls_lower": "VARCHAR2", "nls_initcap": "VARCHAR2",
 }

@@ -609,6 +609,7 @@ class Translator:
                 self._decimal_sum(node)
             elif isinstance(node, _COMPARISONS + (exp.Between, exp.In)) and not _is_assignment(node):
                 self._datetime_comparison(node)
+                self._raw_comparison(node)
                 self._string_number_comparison(node)
             elif isinstance(node, (exp.ToChar, exp.TimeToStr)):
                 self._to_char(node)
@@ -883,13 +884,27 @@ class Translator:
             if isinstance(operand, exp.Literal) and operand.is_string:
                 operand.replace(date_literal(operand.this, timestamp=target == "TIMESTAMP"))
 
+    def _raw_comparison(self, node: exp.Expression) -> None:
+        """A character value compared with a RAW is read as HEXTORAW reads it, as Oracle converts it
+        (``id = '0A0B'``); SQLite would compare text with bytes and find nothing."""
+        operands = [o for o in _compared(node) if o is not None]
+        if not any(self._type(o) == "RAW" for o in operands):
+            return
+        for operand in operands:
+            if isinstance(operand, exp.Placeholder) or (isinstance(operand, exp.Literal) and operand.is_string) \
+                    or self._type(operand) in ("VARCHAR2", "CHAR"):
+                operand.replace(_anon("ora_hextoraw", operand.copy()))
+
     def _concat_operands(self, node: exp.DPipe) -> None:
         """``||`` converts numbers and datetimes to text as TO_CHAR does (``'x' || 0.5`` is ``x.5``, a DATE
-        uses NLS_DATE_FORMAT); SQLite would write ``0.5`` and the stored date text."""
+        uses NLS_DATE_FORMAT) and a RAW to its hex digits; SQLite would write ``0.5``, the stored date text and
+        the bytes themselves."""
         for operand in (node.this, node.expression):
             kind = self._type(operand)
             if kind in ("VECTOR", "SDO_GEOMETRY"):
                 raise error(ERR_INCONSISTENT_DATATYPES, expected="CHAR", got=kind)
+            if kind == "RAW":
+                operand.replace(_anon("ora_rawtohex", operand.copy()))
             if kind in ("NUMBER", "BINARY_DOUBLE", *DATETIME_TYPES):
                 operand.replace(_anon("ora_to_char", operand.copy(), exp.Null(),
                                       exp.Literal.string(kind) if kind in DATETIME_TYPES else exp.Null()))
