@@ -670,6 +670,25 @@ def test_dropping_a_parent_table(fresh: LiteConnection) -> None:
     assert cur.fetchone() == (0,)
 
 
+def test_a_ddl_runs_while_another_cursor_has_rows_to_fetch(fresh: LiteConnection) -> None:
+    """Oracle drops a table an open cursor still reads; SQLite refused ("database table is locked")."""
+    cur = fresh.cursor()
+    cur.execute("CREATE TABLE scratch_rows (n NUMBER)")
+    fresh.cursor().executemany("INSERT INTO scratch_rows VALUES (:1)", [(n,) for n in range(250)])
+    fresh.commit()
+    reading = fresh.cursor()
+    reading.execute("SELECT n FROM scratch_rows ORDER BY n")
+    assert reading.fetchone() == (0,)
+    other = fresh.cursor()
+    other.execute("SELECT COUNT(*) FROM scratch_rows")   # not fetched at all
+    cur.execute("DROP TABLE scratch_rows PURGE")
+    assert reading.fetchmany(3) == [(1,), (2,), (3,)]
+    assert len(reading.fetchall()) == 246 and reading.fetchone() is None
+    assert other.fetchall() == [(250,)]
+    with pytest.raises(oracledb.DatabaseError, match="ORA-00942"):
+        cur.execute("SELECT n FROM scratch_rows")
+
+
 def test_contains_without_a_context_index_fails_like_oracle(db: LiteConnection) -> None:
     with pytest.raises(oracledb.DatabaseError) as info:
         db.cursor().execute("SELECT note_id FROM unindexed_notes WHERE CONTAINS(content, :kw, 1) > 0", kw="TEU")

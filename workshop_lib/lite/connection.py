@@ -24,6 +24,7 @@ import json
 import os
 import sqlite3
 import threading
+import weakref
 from itertools import repeat
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,6 +75,7 @@ class LiteConnection:
         self.autocommit = False
         self.dsn = f"lite:{self.folder}"
         self._lock = threading.RLock()
+        self._cursors: weakref.WeakSet[LiteCursor] = weakref.WeakSet()   # for _buffer_open_results
         self._con = sqlite3.connect(self.folder / f"{self.username}.db", isolation_level=None,
                                     check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS)
         self._con.execute("PRAGMA foreign_keys = ON")
@@ -133,7 +135,14 @@ class LiteConnection:
     def cursor(self) -> LiteCursor:
         """A new cursor (python-oracledb: ``connection.cursor()``)."""
         self._check_open()
-        return LiteCursor(self)
+        cursor = LiteCursor(self)
+        self._cursors.add(cursor)
+        return cursor
+
+    def _buffer_open_results(self) -> None:
+        """Before a DDL: the cursors with rows still to fetch read them now (SQLite would refuse the DDL)."""
+        for cursor in list(self._cursors):
+            cursor._buffer_rows()
 
     def commit(self) -> None:
         """Commit the current transaction."""

@@ -69,6 +69,43 @@ class CursorHost(DdlTarget, Protocol):
     def _raise(self, exc: sqlite3.Error, offset: int = 0, kind: str | None = None,
                target: tuple[str, str] | None = None) -> None: ...
 
+    def _buffer_open_results(self) -> None: ...
+
+
+class _BufferedRows:
+    """The rest of a query's rows, read before a DDL: what the cursor returns from then on.
+
+    SQLite refuses to drop or alter a table a pending statement still reads
+    ("database table is locked"); Oracle runs the DDL. An error met while
+    reading is kept and raised at the cursor's next fetch, where it belongs.
+    """
+
+    def __init__(self, rows: sqlite3.Cursor):
+        self.description = rows.description
+        self._error: sqlite3.Error | None = None
+        try:
+            self._left = rows.fetchall()
+        except sqlite3.Error as exc:
+            self._left, self._error = [], exc
+        rows.close()
+
+    def _take(self, n: int | None) -> list[tuple]:
+        if self._error is not None and not self._left:
+            error, self._error = self._error, None
+            raise error
+        taken, self._left = (self._left, []) if n is None else (self._left[:n], self._left[n:])
+        return taken
+
+    def fetchone(self) -> tuple | None:
+        taken = self._take(1)
+        return taken[0] if taken else None
+
+    def fetchmany(self, size: int) -> list[tuple]:
+        return self._take(size)
+
+    def fetchall(self) -> list[tuple]:
+        return self._take(None)
+
 
 class _RowFailed(Exception):
     """executemany(): row ``index`` failed with ``cause``; the rows before it stay applied, as in Oracle."""
@@ -92,7 +129,7 @@ class LiteCursor:
         self.prefetchrows = 2
         self.rowcount = -1
         self.description: list[tuple] | None = None
-        self._rows: sqlite3.Cursor | None = None
+        self._rows: sqlite3.Cursor | _BufferedRows | None = None
         self._types: list[str | None] = []
         self._closed = False
         self._outs: dict[str, LiteVar] = {}   # RETURNING ... INTO variables of the statement running
@@ -120,6 +157,11 @@ class LiteCursor:
         """Close the cursor."""
         self._rows = None
         self._closed = True
+
+    def _buffer_rows(self) -> None:
+        """Read the rest of a pending query into memory, so a DDL of this connection is not refused for it."""
+        if isinstance(self._rows, sqlite3.Cursor):
+            self._rows = _BufferedRows(self._rows)
 
     def setinputsizes(self, *args: Any, **kwargs: Any) -> None:
         """Accepted for compatibility; lite infers bind types from the values."""
@@ -328,6 +370,7 @@ class LiteCursor:
         conn = self.connection
         con = conn.sqlite
         in_atomic = conn._atomic_depth > 0
+        conn._buffer_open_results()
         try:
             if not in_atomic:
                 if con.in_transaction:
