@@ -609,8 +609,7 @@ class Translator:
                 self._decimal_sum(node)
             elif isinstance(node, _COMPARISONS + (exp.Between, exp.In)) and not _is_assignment(node):
                 self._datetime_comparison(node)
-                self._raw_comparison(node)
-                self._string_number_comparison(node)
+                self._character_comparison(node)
             elif isinstance(node, (exp.ToChar, exp.TimeToStr)):
                 self._to_char(node)
             elif isinstance(node, exp.DPipe):
@@ -884,17 +883,6 @@ class Translator:
             if isinstance(operand, exp.Literal) and operand.is_string:
                 operand.replace(date_literal(operand.this, timestamp=target == "TIMESTAMP"))
 
-    def _raw_comparison(self, node: exp.Expression) -> None:
-        """A character value compared with a RAW is read as HEXTORAW reads it, as Oracle converts it
-        (``id = '0A0B'``); SQLite would compare text with bytes and find nothing."""
-        operands = [o for o in _compared(node) if o is not None]
-        if not any(self._type(o) == "RAW" for o in operands):
-            return
-        for operand in operands:
-            if isinstance(operand, exp.Placeholder) or (isinstance(operand, exp.Literal) and operand.is_string) \
-                    or self._type(operand) in ("VARCHAR2", "CHAR"):
-                operand.replace(_anon("ora_hextoraw", operand.copy()))
-
     def _concat_operands(self, node: exp.DPipe) -> None:
         """``||`` converts numbers and datetimes to text as TO_CHAR does (``'x' || 0.5`` is ``x.5``, a DATE
         uses NLS_DATE_FORMAT) and a RAW to its hex digits; SQLite would write ``0.5``, the stored date text and
@@ -917,18 +905,25 @@ class Translator:
         if kind in DATETIME_TYPES:
             value.replace(_anon("ora_to_char", value.copy(), exp.Null(), exp.Literal.string(kind)))
 
-    def _string_number_comparison(self, node: exp.Expression) -> None:
-        """A character value compared with a number is converted to a number, as Oracle does (ORA-01722 when
-        it is not one); SQLite would compare text with a number and silently answer differently."""
+    def _character_comparison(self, node: exp.Expression) -> None:
+        """A character value compared with a number is converted to a number (ORA-01722 when it is not one),
+        and one compared with a RAW is read as HEXTORAW reads it (``id = '0A0B'``), as Oracle converts them;
+        SQLite would compare text with a number or with bytes and silently answer differently."""
         if isinstance(node, exp.In) and node.args.get("query") is not None:
             return
         operands = _compared(node)
         types = [self._type(o) if o is not None else None for o in operands]
-        if not any(t in ("NUMBER", "BINARY_DOUBLE") for t in types):
+        if "RAW" in types:
+            convert, to_convert = "ora_hextoraw", ("VARCHAR2", "CHAR")
+        elif any(t in ("NUMBER", "BINARY_DOUBLE") for t in types):
+            convert, to_convert = "ora_to_number", ("VARCHAR2", "CHAR", "CLOB")
+        else:
             return
         for operand, kind in zip(operands, types):
-            if kind in ("VARCHAR2", "CHAR", "CLOB") and operand is not None:
-                operand.replace(_anon("ora_to_number", operand.copy()))
+            # a bind's type is its value's, known only when it runs: converted as text would be
+            if operand is not None and (kind in to_convert or (convert == "ora_hextoraw" and
+                                                               isinstance(operand, exp.Placeholder))):
+                operand.replace(_anon(convert, operand.copy()))
 
     def _to_char(self, node: exp.Expression) -> None:
         fmt = node.args.get("format")
