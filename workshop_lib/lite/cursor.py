@@ -84,16 +84,18 @@ class _BufferedRows:
         self.description = rows.description
         self._error: sqlite3.Error | None = None
         try:
-            self._left = rows.fetchall()
+            self._rows = rows.fetchall()
         except sqlite3.Error as exc:
-            self._left, self._error = [], exc
+            self._rows, self._error = [], exc
         rows.close()
+        self._at = 0   # the next row to hand out (slicing the rest off each fetch would copy it every time)
 
     def _take(self, n: int | None) -> list[tuple]:
-        if self._error is not None and not self._left:
+        if self._error is not None and self._at >= len(self._rows):
             error, self._error = self._error, None
             raise error
-        taken, self._left = (self._left, []) if n is None else (self._left[:n], self._left[n:])
+        end = len(self._rows) if n is None else self._at + n
+        taken, self._at = self._rows[self._at:end], min(end, len(self._rows))
         return taken
 
     def fetchone(self) -> tuple | None:
