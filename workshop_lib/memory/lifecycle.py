@@ -152,9 +152,10 @@ def propose_memory(memory_client: Any, content: str, *, user_id: str, agent_id: 
 
 
 def lifecycle_rows(conn: Any, user_id: str, agent_id: str, *, kind: str | None = "correction",
-                   status: Status | str | None = None) -> list[LifecycleState]:
+                   status: Status | str | None = None, source: str | None = None) -> list[LifecycleState]:
     """Every memory of ``kind`` (all kinds when None) for the user and agent, oldest first, with its lifecycle;
-    with ``status``, only the memories in that lifecycle status.
+    with ``status``, only the memories in that lifecycle status; with ``source``, only those whose metadata
+    ``source`` is that (what wrote them: ``notebook``, ``agent``, ``session``, ``catalog_scanner``, ...).
 
     One statement, filtered in the database: agent memory can hold 10^5
     memories, and reading each one to keep a few drafts took seconds.
@@ -163,12 +164,15 @@ def lifecycle_rows(conn: Any, user_id: str, agent_id: str, *, kind: str | None =
            + (" AND JSON_VALUE(metadata, '$.kind') = :kind" if kind else "")
            # a memory written without a lifecycle (the scan's facts, OAMP's own writes) is accepted
            + (" AND NVL(JSON_VALUE(metadata, '$.lifecycle'), :accepted) = :lifecycle" if status is not None else "")
+           + (" AND JSON_VALUE(metadata, '$.source') = :source" if source is not None else "")
            + " ORDER BY order_seq")
     binds: dict[str, Any] = {"u": user_id, "a": agent_id}
     if kind:
         binds["kind"] = kind
     if status is not None:
         binds.update(accepted=Status.ACCEPTED.value, lifecycle=parse_status(status).value)
+    if source is not None:
+        binds["source"] = source
     with conn.cursor() as cur:
         cur.execute(sql, binds)
         return [_state(row) for row in cur.fetchall()]
@@ -181,11 +185,7 @@ def delete_by_source(memory_client: Any, conn: Any, user_id: str, agent_id: str,
     with it), one memory at a time: an interrupted call leaves whole memories
     behind, which the next call deletes.
     """
-    sql = (f"SELECT record_id, content, metadata, status FROM {MEMORY_TABLE} WHERE user_id = :u AND agent_id = :a"
-           " AND JSON_VALUE(metadata, '$.source') = :source ORDER BY order_seq")
-    with conn.cursor() as cur:
-        cur.execute(sql, u=user_id, a=agent_id, source=source)
-        doomed = [_state(row) for row in cur.fetchall()]
+    doomed = lifecycle_rows(conn, user_id, agent_id, kind=None, source=source)
     for state in doomed:
         memory_client.delete_memory(state.memory_id)
     return doomed
