@@ -11,7 +11,10 @@ learners it asserts on and pytest-xdist can run the two modules side by side):
   the kernel sees of the instructor's settings and a crashing cell appended
   (one notebook file in the class folder); no part 2 submission; graded first;
 * ``crasher``   — the part 3 solution notebook with a cell that kills the kernel
-  (graded before ``solved``, which must still be graded).
+  (graded before ``solved``, which must still be graded);
+* ``worker_killer`` — the part 2 student notebook as released, with a first cell
+  that kills the kernel's parent when that is a grading worker (graded with
+  workers: the run must grade what that worker and the others left).
 """
 
 from __future__ import annotations
@@ -102,7 +105,25 @@ def add_crasher(folder: Path) -> None:
     nbformat.write(crash, str(folder / "crasher" / "retrieval.ipynb"))
 
 
-def grade_class(base: Path, *builders) -> dict:
+#: Ends the kernel's parent when that is a grading worker (multiprocessing's spawn), never the grader itself.
+KILL_THE_GRADING_WORKER = (
+    "import os, signal\n"
+    "try:\n"
+    "    worker = b'spawn_main' in open(f'/proc/{os.getppid()}/cmdline', 'rb').read()\n"
+    "except OSError:\n"
+    "    worker = False\n"
+    "if worker:\n"
+    "    os.kill(os.getppid(), signal.SIGKILL)\n")
+
+
+def add_worker_killer(folder: Path) -> None:
+    nb = nbformat.read(str(student_path(P2)), as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(KILL_THE_GRADING_WORKER))
+    (folder / "worker_killer").mkdir(parents=True)
+    nbformat.write(nb, str(folder / "worker_killer" / f"{P2}.ipynb"))
+
+
+def grade_class(base: Path, *builders, jobs: int = 1) -> dict:
     """Build a class folder from ``builders`` and grade it once with grade_command (fail-under 50 %)."""
     folder = base / "class"
     for build in builders:
@@ -115,7 +136,7 @@ def grade_class(base: Path, *builders) -> dict:
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = grading.grade_command(folder, fail_under=50, csv_path=base / "out" / "grades.csv",
-                                         workdir=base / "course")
+                                         workdir=base / "course", jobs=jobs)
     finally:
         mp.undo()
     with open(base / "out" / "grades.csv", newline="", encoding="utf-8") as handle:

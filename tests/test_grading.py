@@ -126,3 +126,13 @@ def test_create_gradebook_writes_what_nbgrader_writes_and_nbgrader_opens_it_as_i
     grading.create_gradebook(f"sqlite:///{tmp_path / 'ours.db'}")   # idempotent: an existing gradebook is kept
     with api.Gradebook(f"sqlite:///{tmp_path / 'ours.db'}") as gb:
         assert [s.id for s in gb.students] == ["ada"]
+
+
+@pytest.mark.parametrize("jobs", [0, -2])
+def test_jobs_must_be_one_or_more(tmp_path, jobs, capsys):
+    with pytest.raises(GradingError, match=f"--jobs is how many submissions are graded at once: 1 or more, got {jobs}"):
+        grading.grade_command(tmp_path, jobs=jobs)
+    from workshop_lib.cli import main
+
+    assert main(["grade", str(tmp_path), "--jobs", str(jobs)]) == 2
+    assert "--jobs is how many submissions" in capsys.readouterr().err

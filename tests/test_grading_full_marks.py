@@ -1,21 +1,23 @@
 """`workshop grade` end to end (lite), part 1: full marks, and a dead kernel that does not stop the run.
 
 The class (tests/grading_class.py) holds ``crasher`` (graded first: its kernel
-dies) and ``solved``; it is graded once for this module. The partial-credit
-learners are in test_grading_partial.py, so pytest-xdist grades both classes
-at once.
+dies), ``solved`` and ``worker_killer`` (its kernel kills its grading worker);
+it is graded once for this module, two submissions at a time in worker
+processes (``--jobs 2``). The partial-credit learners are in
+test_grading_partial.py, graded one at a time, so pytest-xdist grades both
+classes at once and both ways of grading are run.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from grading_class import P2, P3, P4, add_crasher, add_solved, errors, executed, grade_class
+from grading_class import P2, P3, P4, add_crasher, add_solved, add_worker_killer, errors, executed, grade_class
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    return grade_class(tmp_path_factory.mktemp("grading-full"), add_crasher, add_solved)
+    return grade_class(tmp_path_factory.mktemp("grading-full"), add_crasher, add_solved, add_worker_killer, jobs=2)
 
 
 @pytest.mark.slow
@@ -25,7 +27,10 @@ class TestFullMarks:
         row = graded["rows"]["solved"]
         assert (row["TODO 1"], row["TODO 2"], row["TODO 3"], row["TODO 4"], row["TODO 5"]) == \
             ("3", "3", "4", "3", "4"), graded["stdout"]
-        assert (row["total"], row["max"], row["percent"], row["notes"]) == ("17", "17", "100.0", ""), graded["stdout"]
+        assert (row["total"], row["max"], row["percent"]) == ("17", "17", "100.0"), graded["stdout"]
+        # the only note: graded without workers when worker_killer broke the pool while it ran
+        notes = [note for note in row["notes"].split("; ") if note]
+        assert all(": graded without workers, as a grading worker ended" in note for note in notes), notes
         for name in (P2, P3, P4):
             assert errors(executed(graded, "solved", name)) == {}
 
@@ -46,8 +51,26 @@ class TestFullMarks:
 
     def test_exit_code_and_rows(self, graded):
         assert graded["code"] == 1, "crasher scores 7 of 17, below 50 %"
-        assert "below 50%: crasher" in graded["stderr"]
-        assert set(graded["rows"]) == {"solved", "crasher"}
+        assert "below 50%: crasher, worker_killer" in graded["stderr"]
+        assert set(graded["rows"]) == {"solved", "crasher", "worker_killer"}
+
+    def test_the_class_was_graded_two_submissions_at_a_time(self, graded):
+        assert "grading 5 submissions, 2 at a time" in graded["stdout"]
+        assert len(_graded_lines(graded)) == 5, graded["stdout"]
+
+    def test_a_kernel_that_kills_its_grading_worker_costs_no_one_a_grade(self, graded):
+        """The pool breaks; what it had not finished is graded without workers, and says so."""
+        row = graded["rows"]["worker_killer"]
+        assert row["notes"].startswith(f"{P2}: graded without workers, as a grading worker ended before this "
+                                       "submission was done ("), row["notes"]
+        # graded in the grading process, where the cell kills nothing: the untouched notebook's score
+        assert (row["TODO 1"], row["total"]) == ("0", "0"), graded["stdout"]
+        assert set(errors(executed(graded, "worker_killer", P2))) == {"check_todo1"}
+        assert graded["rows"]["solved"]["total"] == "17" and graded["rows"]["crasher"]["total"] == "7"
 
     def test_grading_leaves_the_callers_workshop_home_alone(self, graded):
         assert not graded["home"].exists()
+
+
+def _graded_lines(graded: dict) -> list[str]:
+    return [line for line in graded["stdout"].splitlines() if line.startswith("graded ")]

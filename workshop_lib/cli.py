@@ -66,7 +66,7 @@ def _cmd_seed(args: argparse.Namespace) -> int:
 def _cmd_grade(args: argparse.Namespace) -> int:
     from .grading import grade_command
 
-    return grade_command(args.submissions, fail_under=args.fail_under, csv_path=args.csv)
+    return grade_command(args.submissions, fail_under=args.fail_under, csv_path=args.csv, jobs=args.jobs)
 
 
 def _cmd_provision(args: argparse.Namespace) -> int:
@@ -141,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 1 when any learner scores below this percentage (0-100)")
     p.add_argument("--csv", default="grades.csv",
                    help="where to write the grades table (default: grades.csv in the current folder)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="how many submissions to grade at once, each in a worker process "
+                        "(default: the usable cores, at most 4; 1 grades one at a time)")
     p.set_defaults(func=_cmd_grade)
 
     p = sub.add_parser("provision", help="create per-learner users on a shared Oracle database",

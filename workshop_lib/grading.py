@@ -383,6 +383,11 @@ def create_gradebook(db_url: str) -> None:
         engine.dispose()
 
 
+def _check_jobs(jobs: object) -> None:
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise GradingError(f"--jobs is how many submissions are graded at once: 1 or more, got {jobs!r}.")
+
+
 class Grader:
     """One grading run: a temporary nbgrader course, a gradebook, and a prepared lite home.
 
@@ -390,13 +395,16 @@ class Grader:
     """
 
     def __init__(self, root: Path = REPO_ROOT, workdir: Path | None = None,
-                 echo: Callable[[str], None] = print) -> None:
+                 echo: Callable[[str], None] = print, *, jobs: int = 1) -> None:
+        _check_jobs(jobs)
         self.root = Path(root)
         self.echo = echo
+        self.jobs = jobs
         self._tmp = None if workdir else tempfile.TemporaryDirectory(prefix="workshop-grade-")
         self.course = Path(workdir) if workdir else Path(self._tmp.name)
         self.course.mkdir(parents=True, exist_ok=True)
-        self.db_url = f"sqlite:///{self.course / 'gradebook.db'}"
+        # grading workers write to the gradebook at once: each waits up to a minute for SQLite's lock
+        self.db_url = f"sqlite:///{self.course / 'gradebook.db'}?timeout=60"
         self.sources = _load_sources(self.root)
         self.config = load_nbgrader_config(self.root)
         self.log = logging.getLogger(f"workshop_lib.grading.nbgrader.{id(self)}")
@@ -406,6 +414,13 @@ class Grader:
         self.log.addHandler(self._collector)
         self._template: Path | None = None
         self._runner = warm_parent(self.course)   # clean re-runs fork from it (started on first use)
+
+    @classmethod
+    def for_worker(cls, root: Path, course: Path, template: Path) -> "Grader":
+        """A grader for one worker process of a parallel run: the same course folder, gradebook and lite home."""
+        grader = cls(root, course)
+        grader._template = template
+        return grader
 
     def __enter__(self) -> "Grader":
         return self
@@ -525,6 +540,23 @@ class Grader:
         finally:
             shutil.rmtree(home, ignore_errors=True)
 
+    def _grade_at_once(self, items: list[tuple[Submission, str]],
+                       finished: Callable[..., None]) -> tuple[list[int], str]:
+        """Grade ``items`` in ``self.jobs`` worker processes (:mod:`workshop_lib.grade_workers`)."""
+        from functools import partial
+
+        from nbgrader.api import Gradebook
+
+        from .grade_workers import grade_at_once
+
+        # made here, once: two workers grading one learner's notebooks would both try to add the learner
+        with Gradebook(self.db_url, self._coursedir().course_id) as gb:
+            for learner_id in sorted({learner_id for _s, learner_id in items}):
+                gb.update_or_create_student(learner_id)
+        make = partial(Grader.for_worker, self.root, self.course, self.template_home())
+        self.echo(f"grading {len(items)} submissions, {min(self.jobs, len(items))} at a time")
+        return grade_at_once(items, self.jobs, make, finished)
+
     def grade(self, submissions: list[Submission]) -> GradeReport:
         """Autograde every submission and collect a per-learner, per-TODO report."""
         graded = [name for name in self.sources if graded_todos(self.sources[name])]
@@ -548,22 +580,35 @@ class Grader:
                     n += 1
                     candidate = f"{base}_{n}"
                 ids[submission.learner] = candidate
-        done: set[tuple[str, str]] = set()
-        for submission in submissions:
-            if submission.assignment not in present:
-                continue
+        items = [(s, ids[s.learner]) for s in submissions if s.assignment in present]
+        results: dict[int, tuple[dict[str, TodoScore], list[str]]] = {}
+
+        def finished(index: int, scores: dict[str, TodoScore], notes: list[str], seconds: float) -> None:
+            results[index] = scores, notes
+            submission = items[index][0]
+            got = sum(s.score for s in scores.values())
+            out_of = sum(s.max_score for s in scores.values())
+            self.echo(f"graded {submission.learner} / {submission.assignment}: {_num(got)}/{_num(out_of)} "
+                      f"({seconds:.1f} s)")
+
+        left, broken = self._grade_at_once(items, finished) if self.jobs > 1 and len(items) > 1 \
+            else (list(range(len(items))), "")
+        for index in left:
             started = time.perf_counter()
-            scores, notes = self.autograde_one(submission, ids[submission.learner])
+            scores, notes = self.autograde_one(*items[index])
+            if broken:
+                notes.insert(0, f"{items[index][0].assignment}: graded without workers, as a grading worker "
+                                f"ended before this submission was done ({broken})")
+            finished(index, scores, notes, time.perf_counter() - started)
+        done: set[tuple[str, str]] = set()
+        for index, (submission, _learner_id) in enumerate(items):   # in submission order, whatever finished first
+            scores, notes = results[index]
             entry = learners[submission.learner]
             entry.notes.extend(notes)
             for name, grade_id, label, _points in labels:
                 if name == submission.assignment:
                     entry.todos[label] = scores[grade_id]
             done.add((submission.learner, submission.assignment))
-            got = sum(s.score for s in scores.values())
-            out_of = sum(s.max_score for s in scores.values())
-            self.echo(f"graded {submission.learner} / {submission.assignment}: {_num(got)}/{_num(out_of)} "
-                      f"({time.perf_counter() - started:.1f} s)")
         for learner, entry in learners.items():
             for name, _grade_id, label, points in labels:
                 if (learner, name) not in done:
@@ -576,12 +621,14 @@ class Grader:
 
 
 def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], None] = print, *,
-              workdir: Path | str | None = None) -> GradeReport:
+              workdir: Path | str | None = None, jobs: int = 1) -> GradeReport:
     """Find and autograde every submission under ``folder``; returns the GradeReport.
 
     With ``workdir`` the nbgrader course (gradebook.db, and the executed
     notebooks under autograded/<learner>/<assignment>/) is kept there;
-    otherwise it is a temporary folder removed afterwards.
+    otherwise it is a temporary folder removed afterwards. ``jobs`` > 1
+    grades that many submissions at once in worker processes
+    (:mod:`workshop_lib.grade_workers`); the grades are the same.
     """
     submissions = find_submissions(folder, root)
     # create_gradebook spares nbgrader its `alembic` command; should nbgrader still run it, it is next to Python.
@@ -589,7 +636,7 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
     workdir = Path(workdir) if workdir is not None else None
     # learners' code runs without the instructor's database credentials (environment or .env)
     hidden = {key: None for key in _SECRET_VARIABLES}
-    with _environ(PATH=path, **_NO_DOTENV, **hidden), Grader(root, workdir, echo=echo) as grader, \
+    with _environ(PATH=path, **_NO_DOTENV, **hidden), Grader(root, workdir, echo=echo, jobs=jobs) as grader, \
             warnings.catch_warnings():
         # nbgrader's gradebook trips SQLAlchemy's autoflush warnings on every new submission; harmless.
         from sqlalchemy.exc import SAWarning
@@ -599,18 +646,25 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
 
 
 def grade_command(submissions: str | Path, fail_under: float | None = None, csv_path: str | Path = "grades.csv",
-                  *, workdir: Path | str | None = None) -> int:
+                  *, workdir: Path | str | None = None, jobs: int | None = None) -> int:
     """``workshop grade``: autograde a folder, print the table, write ``csv_path``; returns the exit code.
 
     ``fail_under`` is a percentage (0–100) of the points available: the exit
     code is 1 when any learner's total is below it, else 0. Learner code that
     raises, loops or breaks its notebook costs that learner points but never
     stops the run; folders that cannot be graded at all raise GradingError.
-    ``workdir`` keeps nbgrader's course folder (see :func:`autograde`).
+    ``workdir`` keeps nbgrader's course folder (see :func:`autograde`);
+    ``jobs`` is how many submissions are graded at once (default: the usable
+    cores, at most 4).
     """
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise GradingError(f"--fail-under is a percentage between 0 and 100, got {fail_under}.")
-    report = autograde(submissions, workdir=workdir)
+    if jobs is None:
+        from .grade_workers import default_jobs
+
+        jobs = default_jobs()
+    _check_jobs(jobs)
+    report = autograde(submissions, workdir=workdir, jobs=jobs)
     print()
     print(report.to_text())
     for entry in report.learners:
