@@ -1,11 +1,14 @@
 """Grading figures: a class through ``workshop grade``, and a clean re-run forked from a warm parent vs a fresh process.
 
-``python benchmarks/bench_grading.py [--learners 3] [--runs 5] [--no-write]``
+``python benchmarks/bench_grading.py [--learners 3] [--class-runs 2] [--jobs N] [--runs 5] [--no-write]``
 
 * **A class** — ``--learners`` learners each hand in the solution notebooks of
   parts 2-4; ``grading.autograde`` grades them (lite, nbgrader kernels, clean
-  re-runs). Reported: preparing the lite home, seconds per submission by
-  assignment (median), and the whole run per learner.
+  re-runs), ``--class-runs`` paired times one submission at a time
+  (``jobs=1``) and ``--jobs`` at a time (default: what ``workshop grade``
+  uses on this machine). Reported: preparing the lite home, seconds per
+  submission by assignment (median, one at a time), the whole run both ways
+  and their paired ratio, and the whole run per learner.
 * **The clean re-run** — for each graded assignment, ``--runs`` paired runs of
   ``clean_grade`` on the solution: in a fresh ``python`` process, and in a
   child forked from a warm parent (``workshop_lib.clean_runner``) that served
@@ -46,8 +49,8 @@ def solution(name: str) -> Path:
     return REPO / "solutions" / name / f"{name}.ipynb"
 
 
-def grade_class(learners: int) -> dict[str, Any]:
-    """Grade ``learners`` learners who hand in the solutions; the run's times from its progress lines."""
+def grade_once(learners: int, jobs: int) -> dict[str, Any]:
+    """Grade ``learners`` learners who hand in the solutions, ``jobs`` at a time; the run's times."""
     from workshop_lib import grading
 
     lines: list[str] = []
@@ -60,19 +63,37 @@ def grade_class(learners: int) -> dict[str, Any]:
                 shutil.copy(solution(name), target)
         os.environ["WORKSHOP_HOME"] = str(Path(base) / "unused-home")
         started = time.perf_counter()
-        report = grading.autograde(folder, echo=lines.append)
+        report = grading.autograde(folder, echo=lines.append, jobs=jobs)
         total = time.perf_counter() - started
-    if any(entry.total != entry.max_total for entry in report.learners):
-        raise SystemExit("a solution lost points: fix that before measuring")
+    if any(entry.total != entry.max_total or entry.notes for entry in report.learners):
+        raise SystemExit("a solution lost points or has notes: fix that before measuring\n" + "\n".join(lines))
     graded = [m for m in map(_GRADED.match, lines) if m]
     prepared = [m for m in map(_PREPARED.match, lines) if m]
     if len(graded) != learners * len(ASSIGNMENTS) or len(prepared) != 1:
         raise SystemExit("workshop grade's progress lines changed; update bench_grading's patterns:\n"
                          + "\n".join(lines))
-    per = {name: docsection.spread(float(m["seconds"]) for m in graded if m["assignment"] == name)
-           for name in ASSIGNMENTS}
-    return {"learners": learners, "prepare_s": float(prepared[0]["seconds"]), "total_s": total,
-            "per_learner_s": total / learners, "per_submission_s": per}
+    return {"total_s": total, "prepare_s": float(prepared[0]["seconds"]),
+            "submissions": [(m["assignment"], float(m["seconds"])) for m in graded]}
+
+
+def grade_class(learners: int, runs: int, jobs: int) -> dict[str, Any]:
+    """``runs`` paired grading runs of the class: one submission at a time against ``jobs`` at a time."""
+    serial: list[dict[str, Any]] = []
+    parallel: list[dict[str, Any]] = []
+    for run in range(runs):   # alternating which goes first, as docsection.paired_ms does
+        for side in ((serial, 1), (parallel, jobs))[:: 1 if run % 2 == 0 else -1]:
+            side[0].append(grade_once(learners, side[1]))
+            print(f"jobs={side[1]}: {side[0][-1]['total_s']:.1f} s", file=sys.stderr)
+    spread = docsection.spread
+    per = {name: spread(seconds for one in serial for assignment, seconds in one["submissions"]
+                        if assignment == name) for name in ASSIGNMENTS}
+    return {"learners": learners, "runs": runs, "jobs": jobs,
+            "prepare_s": spread(one["prepare_s"] for one in serial + parallel),
+            "per_submission_s": per,
+            "serial_s": spread(one["total_s"] for one in serial),
+            "parallel_s": spread(one["total_s"] for one in parallel),
+            "ratio": spread(p["total_s"] / s["total_s"] for s, p in zip(serial, parallel)),
+            "per_learner_s": spread(one["total_s"] / learners for one in parallel)}
 
 
 def clean_reruns(runs: int) -> list[dict[str, Any]]:
@@ -123,16 +144,21 @@ def render(figures: dict[str, Any]) -> str:
     """The section's markdown from the figures (the docs test renders recorded figures with this too)."""
     sp = docsection.fmt_spread
     klass = figures["class"]
+    jobs = klass["jobs"]
     lines = [docsection.header(figures["env"]), "",
              f"A class of {klass['learners']} learners, each handing in the solution notebooks of parts 2–4, "
              f"graded by `workshop_lib.grading.autograde` (lite, one nbgrader kernel per notebook, then the "
-             f"clean re-run of its TODO cells):", "",
+             f"clean re-run of its TODO cells), {klass['runs']} paired runs: one submission at a time "
+             f"(`--jobs 1`) and {jobs} at a time (`--jobs {jobs}`, what `workshop grade` uses on this "
+             f"machine); median (min – max):", "",
              "| measure | seconds |", "|---|---|",
-             f"| preparing the lite home (once per run) | {klass['prepare_s']:.1f} |"]
+             f"| preparing the lite home (once per run) | {sp(klass['prepare_s'], 1)} |"]
     for name, spread in klass["per_submission_s"].items():
-        lines.append(f"| one {name} submission, median (min – max) | {sp(spread, 1)} |")
-    lines += [f"| the whole run | {klass['total_s']:.1f} |",
-              f"| the whole run per learner | {klass['per_learner_s']:.1f} |", "",
+        lines.append(f"| one {name} submission, one at a time | {sp(spread, 1)} |")
+    lines += [f"| the whole run, one submission at a time | {sp(klass['serial_s'], 1)} |",
+              f"| the whole run, {jobs} at a time | {sp(klass['parallel_s'], 1)} |",
+              f"| ratio {jobs} at a time / one at a time (paired) | {sp(klass['ratio'])} |",
+              f"| the whole run per learner, {jobs} at a time | {sp(klass['per_learner_s'], 1)} |", "",
               f"The clean re-run of one submission (the solution's TODO cells, setup cell and checks), "
               f"{figures['runs']} paired runs per row: a child forked from the warm parent against a fresh "
               f"`python` process; median (min – max). The warm parent's first re-run of an assignment also "
@@ -149,11 +175,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=int, default=3, help="learners in the graded class (default 3)")
     parser.add_argument("--runs", type=int, default=5, help="paired clean re-runs per assignment (default 5)")
+    parser.add_argument("--class-runs", type=int, default=2,
+                        help="paired grading runs of the class, one at a time and --jobs at a time (default 2)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="submissions at a time in the parallel runs (default: workshop grade's default here)")
     parser.add_argument("--no-write", action="store_true", help="print the figures, leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
     os.environ["WORKSHOP_BACKEND"] = "lite"
     env = docsection.environment(docsection.command_line("bench_grading.py", argv))
-    figures = {"env": env, "runs": args.runs, "clean": clean_reruns(args.runs), "class": grade_class(args.learners)}
+    from workshop_lib.grade_workers import default_jobs
+
+    jobs = args.jobs or default_jobs()
+    figures = {"env": env, "runs": args.runs, "clean": clean_reruns(args.runs),
+               "class": grade_class(args.learners, args.class_runs, jobs)}
     body = render(figures)
     docsection.publish(NAME, TITLE, body, figures, write=not args.no_write)
     return 0
