@@ -15,7 +15,7 @@ from workshop_lib.agent.longterm import LongTermMemory, memory_block, rule_extra
 from workshop_lib.agent.loop import run_agent
 from workshop_lib.agent.runs import list_runs, load_run, save_run
 from workshop_lib.agent.tools import ReadOnlySQLError, Tool, ToolBox, check_read_only, run_sql, workshop_tools
-from workshop_lib.memory.lifecycle import Status, read_lifecycle
+from workshop_lib.memory.lifecycle import Status, read_lifecycle, review_queue
 from workshop_lib.reference import hybrid_rrf_search_memories, retrieve_knowledge
 
 VALUE_Q = "What is the total declared value of the cargo on voyage CMDU-25001E, in US dollars?"
@@ -255,3 +255,25 @@ def test_a_grounded_answer_without_its_run_falls_back_to_the_librarys(ws, capsys
     result = yours_or_reference(grounded_answer, CAPACITY_Q)
     assert '"answer", "memory_ids" and "run"' in capsys.readouterr().out
     assert isinstance(result["run"], AgentRun) and result["answer"] == result["run"].answer
+
+
+def test_long_term_memory_files_a_candidate_once(ws):
+    """A session run again (a notebook re-run) does not queue the same fact twice; a discarded one may come back."""
+    from workshop_lib.reference import set_memory_status
+
+    ltm = LongTermMemory(ws, retrieve=retrieve_knowledge)
+    fact = "Remember: VESSELS.DEADWEIGHT_TONNES is in metric tonnes."
+
+    def queued() -> list[str]:
+        return [s.memory_id for s in review_queue(ws.conn, ws.user_id, ws.agent_id)]
+
+    before = queued()
+    first = ltm.on_session_end([{"role": "user", "content": fact}, {"role": "user", "content": fact.upper()}])
+    assert len(first) == 1 and queued() == before + first
+    assert ltm.on_session_end([{"role": "user", "content": "Remember:  vessels.deadweight_tonnes is in metric "
+                                                           "tonnes."}]) == []
+    set_memory_status(first[0], "accepted")
+    assert ltm.on_session_end([{"role": "user", "content": fact}]) == [], "already accepted"
+    set_memory_status(first[0], "discard")
+    again, = ltm.on_session_end([{"role": "user", "content": fact}])
+    assert queued() == before + [again]

@@ -157,6 +157,9 @@ def test_solution_notebook_executes_without_error(name, home, tmp_path, monkeypa
         assert "while all are drafts: 0" in refiled, refiled
         # the verdict table itself (how stdout is cut into stream outputs varies from run to run)
         assert verdict_table(again) == verdict_table(nb) != ""
+        # the long-term memory example files its fact once, however often the notebook runs
+        assert "drafts filed for review: 1" in outputs_text(nb.cells[find_cell(nb, "ltm.on_session_end(")])
+        assert "drafts filed for review: 0" in outputs_text(again.cells[find_cell(again, "ltm.on_session_end(")])
 
 
 def test_student_notebook_01_is_the_solution_notebook():

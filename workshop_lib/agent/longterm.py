@@ -5,7 +5,9 @@ question (drafts and discards are never retrieved) and puts them in a system
 message as ``[memory:<id>] <text>`` lines, so the model can cite what it
 used. ``on_session_end`` extracts candidate facts from the finished run and
 stores each as a **draft** for a human to review — nothing the agent learns
-is used until someone accepts it.
+is used until someone accepts it. A candidate already waiting for review, or
+already accepted, with the same text is not stored again: a conversation run
+twice (or a notebook re-run) does not fill the review queue with copies.
 
 The default extractor is a documented rule, not an LLM: user messages that
 start with ``Correction:`` or ``Remember:`` are candidates. Pass
@@ -17,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ..memory.lifecycle import propose_memory
+from ..memory.lifecycle import Status, lifecycle_rows, propose_memory
 
 __all__ = ["LongTermMemory", "memory_block", "rule_extract"]
 
@@ -72,6 +74,25 @@ class LongTermMemory:
         return [*messages[:first_user], block, *messages[first_user:]]
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> list[str]:
-        """Store each extracted candidate fact as a draft memory; returns the draft ids."""
-        return [propose_memory(self.ws.memory_client, content, user_id=self.ws.user_id, agent_id=self.ws.agent_id,
-                               subject=subject, source="session") for content, subject in self.extract_fn(messages)]
+        """Store each extracted candidate fact as a draft memory; returns the ids of the drafts stored.
+
+        A candidate whose text (ignoring case and spacing) is already a draft or
+        an accepted correction of this user and agent is not stored again, nor
+        is one the session repeats; a discarded one may be proposed again.
+        """
+        # candidates are filed as corrections: those are the memories a copy would sit among
+        known = {_same_text(state.content) for state in lifecycle_rows(self.ws.conn, self.ws.user_id,
+                                                                         self.ws.agent_id, kind="correction")
+                 if state.status is not Status.DISCARD}
+        stored = []
+        for content, subject in self.extract_fn(messages):
+            if _same_text(content) in known:
+                continue
+            known.add(_same_text(content))
+            stored.append(propose_memory(self.ws.memory_client, content, user_id=self.ws.user_id,
+                                         agent_id=self.ws.agent_id, subject=subject, source="session"))
+        return stored
+
+
+def _same_text(text: str) -> str:
+    return " ".join(str(text).split()).casefold()
