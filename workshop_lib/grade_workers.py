@@ -15,6 +15,12 @@ same learner.
 A learner's kernel is a child of its worker and could end it; the pool is then
 broken, and the submissions it had not finished are returned to the caller,
 which grades them itself, one at a time, as a run without workers would.
+
+Ctrl-C stops a parallel run as promptly as a serial one: each worker stops the
+submission it is grading (its kernel shut down, its warm parent's child
+killed when the worker exits) and skips the ones already queued to it; the
+grading process interrupts the workers itself when the signal reached only it
+(a Jupyter kernel's interrupt, ``kill -INT``).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.util
 import os
+import signal
 import time
 import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -34,6 +41,7 @@ __all__ = ["default_jobs", "grade_at_once"]
 MAX_DEFAULT_JOBS = 4
 
 _grader: Any = None   # this worker's grader (built by _start in each worker process)
+_stopping = False     # this worker was interrupted: it grades nothing more
 
 
 def default_jobs() -> int:
@@ -45,17 +53,30 @@ def default_jobs() -> int:
     return max(1, min(MAX_DEFAULT_JOBS, cores))
 
 
-def _start(make_grader: Callable[[], Any]) -> None:
+def _start(make_grader: Callable[[], Any], pids: Any) -> None:
     """Worker initializer: build this worker's grader, closed (its warm parent ended) when the worker exits."""
     global _grader
     from sqlalchemy.exc import SAWarning
 
+    signal.signal(signal.SIGINT, _interrupted)
+    pids.put(os.getpid())
     warnings.simplefilter("ignore", SAWarning)   # as in the grading process: nbgrader's autoflush warnings
     _grader = make_grader()
     multiprocessing.util.Finalize(_grader, _grader.close, exitpriority=10)
 
 
+def _interrupted(signum: int, frame: Any) -> None:
+    # Ctrl-C reaches a worker from the terminal and again from the grading process: stop once, and
+    # let the second signal not break the first one's clean-up (the kernel's shutdown).
+    global _stopping
+    if not _stopping:
+        _stopping = True
+        raise KeyboardInterrupt
+
+
 def _grade(index: int, submission: Any, learner_id: str) -> tuple[int, Any, list[str], float]:
+    if _stopping:
+        raise KeyboardInterrupt("grading was interrupted")
     started = time.perf_counter()
     scores, notes = _grader.autograde_one(submission, learner_id)
     return index, scores, notes, time.perf_counter() - started
@@ -75,8 +96,9 @@ def grade_at_once(items: Sequence[tuple[Any, str]], jobs: int, make_grader: Call
     """
     context = multiprocessing.get_context("spawn")
     left = set(range(len(items)))
+    pids = context.SimpleQueue()   # the workers' process ids, to interrupt them
     executor = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(items))), mp_context=context,
-                                   initializer=_start, initargs=(make_grader,))
+                                   initializer=_start, initargs=(make_grader, pids))
     try:
         pending: set[Future] = {executor.submit(_grade, i, submission, learner_id)
                                 for i, (submission, learner_id) in enumerate(items)}
@@ -92,5 +114,12 @@ def grade_at_once(items: Sequence[tuple[Any, str]], jobs: int, make_grader: Call
                 left.discard(index)
                 done(index, scores, notes, seconds)
         return sorted(left), broken
+    except KeyboardInterrupt:
+        while not pids.empty():
+            try:
+                os.kill(pids.get(), signal.SIGINT)
+            except ProcessLookupError:
+                pass
+        raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
