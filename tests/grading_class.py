@@ -162,3 +162,32 @@ def errors(nb) -> dict[str | None, str]:
             for o in c.get("outputs", []) if o.output_type == "error"}
 
 
+
+
+def gradebook_scores(graded: dict) -> dict[tuple[str, str], float]:
+    """(learner, grade id) -> the score nbgrader's gradebook holds (what formgrader and `nbgrader export` show)."""
+    from nbgrader.api import Gradebook
+
+    scores = {}
+    with Gradebook(f"sqlite:///{graded['course'] / 'gradebook.db'}") as gb:
+        for student in gb.students:
+            for submission in student.submissions:
+                for notebook in submission.notebooks:
+                    for grade in notebook.grades:
+                        scores[(student.id, grade.name)] = grade.score
+    return scores
+
+
+def assert_gradebook_agrees_with_the_csv(graded: dict) -> None:
+    """Every submitted TODO's score in the gradebook is the one in grades.csv (the clean re-run's, which counts)."""
+    from workshop_lib import todos
+
+    held = gradebook_scores(graded)
+    compared = 0
+    for learner, row in graded["rows"].items():
+        for todo in todos.TODOS:
+            key = (learner, f"check_todo{todo.number}")
+            if key in held:
+                assert float(row[f"TODO {todo.number}"]) == held[key], (key, row, held[key])
+                compared += 1
+    assert compared, held

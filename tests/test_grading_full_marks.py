@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from grading_class import P2, P3, P4, add_crasher, add_solved, add_worker_killer, errors, executed, grade_class
+from grading_class import (P2, P3, P4, add_crasher, add_solved, add_worker_killer, assert_gradebook_agrees_with_the_csv,
+                           errors, executed, grade_class, gradebook_scores)
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +43,13 @@ class TestFullMarks:
         assert "DeadKernelError" in row["notes"] or "died" in row["notes"].lower(), row["notes"]
         assert "the notebook run scored 0, the clean re-run of the TODO cell 3 (the clean score counts)" in row["notes"]
         assert graded["rows"]["solved"]["total"] == "17"  # graded after the crash
+
+    def test_the_gradebook_holds_the_score_that_counts(self, graded):
+        """crasher's notebook run scored 0 (its kernel died), its clean re-run 3 + 4: nbgrader's gradebook,
+        which formgrader and `nbgrader export` read, holds the clean scores, as grades.csv does."""
+        assert_gradebook_agrees_with_the_csv(graded)
+        held = gradebook_scores(graded)
+        assert (held[("crasher", "check_todo2")], held[("crasher", "check_todo3")]) == (3, 4)
 
     def test_nbgrader_execution_turns_the_progress_bar_off(self, graded):
         nb = executed(graded, "solved", P2)

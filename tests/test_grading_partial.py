@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from grading_class import (ENV_PROBE, P2, P3, P4, add_one_todo, add_untouched, errors, executed, grade_class,
-                           outputs_text, student_path)
+from grading_class import (ENV_PROBE, P2, P3, P4, add_one_todo, add_untouched, assert_gradebook_agrees_with_the_csv,
+                           errors, executed, grade_class, outputs_text, student_path)
 from workshop_lib import grading, todos
 
 
@@ -70,6 +70,9 @@ class TestPartialCredit:
         nb = executed(graded, "one_todo", P3)
         probe = next(c for c in nb.cells if c.source == ENV_PROBE)
         assert outputs_text(probe).strip() == "kernel env: None PRODUCTION 1"
+
+    def test_the_gradebook_agrees_with_the_csv(self, graded):
+        assert_gradebook_agrees_with_the_csv(graded)
 
     def test_hidden_tests_run_in_the_autograder_only(self, graded):
         source = "\n".join(c.source for c in executed(graded, "untouched", P3).cells)

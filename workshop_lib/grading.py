@@ -508,11 +508,11 @@ class Grader:
         with Gradebook(self.db_url) as gb:
             for grade_id, label, points in graded_todos(self.sources[name]):
                 try:
-                    # a failed run may leave an older grade of this learner in a reused workdir
-                    notebook_score = 0.0 if failed else float(
-                        gb.find_grade(grade_id, name, name, learner_id).score or 0.0)
-                except MissingEntry:
-                    notebook_score = 0.0
+                    grade = gb.find_grade(grade_id, name, name, learner_id)
+                except MissingEntry:   # nbgrader did not get as far as registering the submission
+                    grade = None
+                # a failed run may leave an older grade of this learner in a reused workdir
+                notebook_score = 0.0 if failed or grade is None else float(grade.score or 0.0)
                 number = by_grade_id(grade_id).number
                 if clean.failure:
                     score, error = notebook_score, check_errors.get(grade_id)
@@ -526,6 +526,11 @@ class Grader:
                 if flags:
                     notes.append(f"{label}: REVIEW — the TODO cell {', '.join(flags)}")
                 scores[grade_id] = TodoScore(score, points, error, flags)
+                if grade is not None and grade.auto_score != score:
+                    # the gradebook holds the score that counts, so formgrader, `nbgrader export` and
+                    # feedback agree with grades.csv (an instructor's manual score still overrides it)
+                    grade.auto_score = score
+            gb.db.commit()
         return scores, notes
 
     def _clean(self, submission: Submission, learner_id: str) -> CleanResult:
