@@ -7,6 +7,7 @@ test_grading_partial.py (one graded class each, run side by side by xdist).
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -136,3 +137,13 @@ def test_jobs_must_be_one_or_more(tmp_path, jobs, capsys):
 
     assert main(["grade", str(tmp_path), "--jobs", str(jobs)]) == 2
     assert "--jobs is how many submissions" in capsys.readouterr().err
+
+
+def test_a_relative_workdir_holds_the_course(tmp_path, monkeypatch):
+    """`autograde(folder, workdir="graded/")`, as the docs write it: nbgrader changes directory while it
+    converts, so a relative gradebook URL pointed nowhere ("unable to open database file")."""
+    monkeypatch.chdir(tmp_path)
+    with grading.Grader(workdir=Path("graded")) as grader:
+        grader.register([P3])
+    assert (tmp_path / "graded" / "gradebook.db").is_file()
+    assert (tmp_path / "graded" / "source" / P3 / f"{P3}.ipynb").is_file()

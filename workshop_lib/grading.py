@@ -401,7 +401,8 @@ class Grader:
         self.echo = echo
         self.jobs = jobs
         self._tmp = None if workdir else tempfile.TemporaryDirectory(prefix="workshop-grade-")
-        self.course = Path(workdir) if workdir else Path(self._tmp.name)
+        # absolute: nbgrader changes directory while converting, and the gradebook URL must still hold
+        self.course = Path(workdir).resolve() if workdir else Path(self._tmp.name)
         self.course.mkdir(parents=True, exist_ok=True)
         # grading workers write to the gradebook at once: each waits up to a minute for SQLite's lock
         self.db_url = f"sqlite:///{self.course / 'gradebook.db'}?timeout=60"
