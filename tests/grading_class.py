@@ -123,8 +123,9 @@ def add_worker_killer(folder: Path) -> None:
     nbformat.write(nb, str(folder / "worker_killer" / f"{P2}.ipynb"))
 
 
-def grade_class(base: Path, *builders, jobs: int = 1) -> dict:
-    """Build a class folder from ``builders`` and grade it once with grade_command (fail-under 50 %)."""
+def grade_class(base: Path, *builders, jobs: int = 1, feedback: bool = False) -> dict:
+    """Build a class folder from ``builders`` and grade it once with grade_command (fail-under 50 %);
+    with ``feedback``, the learners' feedback pages go to ``base / "feedback"``."""
     folder = base / "class"
     for build in builders:
         build(folder)
@@ -136,13 +137,14 @@ def grade_class(base: Path, *builders, jobs: int = 1) -> dict:
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = grading.grade_command(folder, fail_under=50, csv_path=base / "out" / "grades.csv",
-                                         workdir=base / "course", jobs=jobs)
+                                         workdir=base / "course", jobs=jobs,
+                                         feedback=base / "feedback" if feedback else None)
     finally:
         mp.undo()
     with open(base / "out" / "grades.csv", newline="", encoding="utf-8") as handle:
         rows = {row["learner"]: row for row in csv.DictReader(handle)}
     return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue(), "rows": rows,
-            "course": base / "course", "home": base / "unused-home"}
+            "course": base / "course", "home": base / "unused-home", "feedback": base / "feedback"}
 
 
 def executed(graded: dict, learner: str, name: str) -> nbformat.NotebookNode:

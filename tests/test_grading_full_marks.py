@@ -18,7 +18,8 @@ from grading_class import (P2, P3, P4, add_crasher, add_solved, add_worker_kille
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    return grade_class(tmp_path_factory.mktemp("grading-full"), add_crasher, add_solved, add_worker_killer, jobs=2)
+    return grade_class(tmp_path_factory.mktemp("grading-full"), add_crasher, add_solved, add_worker_killer, jobs=2,
+                       feedback=True)
 
 
 @pytest.mark.slow
@@ -50,6 +51,23 @@ class TestFullMarks:
         assert_gradebook_agrees_with_the_csv(graded)
         held = gradebook_scores(graded)
         assert (held[("crasher", "check_todo2")], held[("crasher", "check_todo3")]) == (3, 4)
+
+    def test_feedback_pages_show_the_scores_that_count_without_the_hidden_tests(self, graded):
+        pages = sorted(p.relative_to(graded["feedback"]).as_posix() for p in graded["feedback"].rglob("*.html"))
+        assert pages == [f"solved/{P2}.html", f"solved/{P3}.html", f"solved/{P4}.html",
+                         f"worker_killer/{P2}.html"], pages
+        # crasher's kernel died: nbgrader wrote no executed notebook, so there is no page, and the run says so
+        assert f"no feedback for crasher / {P3}: nbgrader could not run the notebook" in graded["stdout"]
+        assert "feedback: 4 pages written to" in graded["stdout"]
+        solved = (graded["feedback"] / "solved" / f"{P3}.html").read_text(encoding="utf-8")
+        assert "Score: 7.0 / 7.0" in solved
+        hidden = next(c.source for c in executed(graded, "solved", P3).cells if "BEGIN HIDDEN TESTS" in c.source)
+        assert "_runbooks = retrieve_knowledge(" in hidden   # nbgrader ran it ...
+        assert "HIDDEN TESTS" not in solved and "_runbooks" not in solved   # ... the learner does not see it
+        # the untouched TODO fails CHECK 1: the page shows its score and the check's message
+        killer = (graded["feedback"] / "worker_killer" / f"{P2}.html").read_text(encoding="utf-8")
+        assert "Score: 0.0 / 3.0" in killer and "CheckFailure" in killer and "not implemented" in killer
+        assert "HIDDEN TESTS" not in killer
 
     def test_nbgrader_execution_turns_the_progress_bar_off(self, graded):
         nb = executed(graded, "solved", P2)

@@ -66,7 +66,8 @@ def _cmd_seed(args: argparse.Namespace) -> int:
 def _cmd_grade(args: argparse.Namespace) -> int:
     from .grading import grade_command
 
-    return grade_command(args.submissions, fail_under=args.fail_under, csv_path=args.csv, jobs=args.jobs)
+    return grade_command(args.submissions, fail_under=args.fail_under, csv_path=args.csv, jobs=args.jobs,
+                         feedback=args.feedback)
 
 
 def _cmd_provision(args: argparse.Namespace) -> int:
@@ -144,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=None,
                    help="how many submissions to grade at once, each in a worker process "
                         "(default: the usable cores, at most 4; 1 grades one at a time)")
+    p.add_argument("--feedback", default=None, metavar="DIR",
+                   help="also write each learner's HTML feedback to DIR/<learner>/<assignment>.html "
+                        "(nbgrader's report, scores that count, hidden tests left out)")
     p.set_defaults(func=_cmd_grade)
 
     p = sub.add_parser("provision", help="create per-learner users on a shared Oracle database",

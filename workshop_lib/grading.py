@@ -414,6 +414,7 @@ class Grader:
         self._collector = _Collect()
         self.log.addHandler(self._collector)
         self._template: Path | None = None
+        self.graded: list[tuple[str, str]] = []   # (learner id, assignment) of each submission grade() ran
         self._runner = warm_parent(self.course)   # clean re-runs fork from it (started on first use)
 
     @classmethod
@@ -436,7 +437,8 @@ class Grader:
         if self._tmp is not None:
             self._tmp.cleanup()
 
-    def _coursedir(self, **ids: str):
+    def coursedir(self, **ids: str):
+        """nbgrader's CourseDirectory of this run, with ``ids`` (assignment_id, student_id) set."""
         from nbgrader.coursedir import CourseDirectory
 
         course = CourseDirectory(config=self.config, root=str(self.course), source_directory="source",
@@ -455,7 +457,7 @@ class Grader:
             target = self.course / "source" / name / f"{name}.ipynb"
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(dumps(self.sources[name]), encoding="utf-8")
-            course = self._coursedir(assignment_id=name)
+            course = self.coursedir(assignment_id=name)
             converter = GenerateAssignment(coursedir=course, config=self.config, log=self.log)
             converter.force = True
             self._collector.records.clear()
@@ -483,7 +485,7 @@ class Grader:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(submission.path, target)
         home = _copy_home(self.template_home(), self.course / "homes" / f"{learner_id}__{name}")
-        course = self._coursedir(assignment_id=name, student_id=learner_id)
+        course = self.coursedir(assignment_id=name, student_id=learner_id)
         converter = Autograde(coursedir=course, config=self.config, log=self.log)
         converter.force = True
         notes: list[str] = []
@@ -556,7 +558,7 @@ class Grader:
         from .grade_workers import grade_at_once
 
         # made here, once: two workers grading one learner's notebooks would both try to add the learner
-        with Gradebook(self.db_url, self._coursedir().course_id) as gb:
+        with Gradebook(self.db_url, self.coursedir().course_id) as gb:
             for learner_id in sorted({learner_id for _s, learner_id in items}):
                 gb.update_or_create_student(learner_id)
         make = partial(Grader.for_worker, self.root, self.course, self.template_home())
@@ -587,6 +589,7 @@ class Grader:
                     candidate = f"{base}_{n}"
                 ids[submission.learner] = candidate
         items = [(s, ids[s.learner]) for s in submissions if s.assignment in present]
+        self.graded = [(learner_id, s.assignment) for s, learner_id in items]
         results: dict[int, tuple[dict[str, TodoScore], list[str]]] = {}
 
         def finished(index: int, scores: dict[str, TodoScore], notes: list[str], seconds: float) -> None:
@@ -627,14 +630,17 @@ class Grader:
 
 
 def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], None] = print, *,
-              workdir: Path | str | None = None, jobs: int = 1) -> GradeReport:
+              workdir: Path | str | None = None, jobs: int = 1,
+              feedback: Path | str | None = None) -> GradeReport:
     """Find and autograde every submission under ``folder``; returns the GradeReport.
 
     With ``workdir`` the nbgrader course (gradebook.db, and the executed
     notebooks under autograded/<learner>/<assignment>/) is kept there;
     otherwise it is a temporary folder removed afterwards. ``jobs`` > 1
     grades that many submissions at once in worker processes
-    (:mod:`workshop_lib.grade_workers`); the grades are the same.
+    (:mod:`workshop_lib.grade_workers`); the grades are the same. With
+    ``feedback`` each learner's HTML feedback is written there
+    (:mod:`workshop_lib.feedback`: ``<learner id>/<assignment>.html``).
     """
     submissions = find_submissions(folder, root)
     # create_gradebook spares nbgrader its `alembic` command; should nbgrader still run it, it is next to Python.
@@ -648,11 +654,18 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
         from sqlalchemy.exc import SAWarning
 
         warnings.simplefilter("ignore", SAWarning)
-        return grader.grade(submissions)
+        report = grader.grade(submissions)
+        if feedback is not None:
+            from .feedback import write_feedback
+
+            pages = write_feedback(grader, grader.graded, feedback, echo=echo)
+            echo(f"feedback: {len(pages)} page{'s' if len(pages) != 1 else ''} written to {feedback}")
+        return report
 
 
 def grade_command(submissions: str | Path, fail_under: float | None = None, csv_path: str | Path = "grades.csv",
-                  *, workdir: Path | str | None = None, jobs: int | None = None) -> int:
+                  *, workdir: Path | str | None = None, jobs: int | None = None,
+                  feedback: Path | str | None = None) -> int:
     """``workshop grade``: autograde a folder, print the table, write ``csv_path``; returns the exit code.
 
     ``fail_under`` is a percentage (0–100) of the points available: the exit
@@ -661,7 +674,7 @@ def grade_command(submissions: str | Path, fail_under: float | None = None, csv_
     stops the run; folders that cannot be graded at all raise GradingError.
     ``workdir`` keeps nbgrader's course folder (see :func:`autograde`);
     ``jobs`` is how many submissions are graded at once (default: the usable
-    cores, at most 4).
+    cores, at most 4); ``feedback`` a folder for the learners' HTML feedback.
     """
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise GradingError(f"--fail-under is a percentage between 0 and 100, got {fail_under}.")
@@ -670,7 +683,7 @@ def grade_command(submissions: str | Path, fail_under: float | None = None, csv_
 
         jobs = default_jobs()
     _check_jobs(jobs)
-    report = autograde(submissions, workdir=workdir, jobs=jobs)
+    report = autograde(submissions, workdir=workdir, jobs=jobs, feedback=feedback)
     print()
     print(report.to_text())
     for entry in report.learners:
