@@ -51,6 +51,14 @@ class TestFullMarks:
         assert_gradebook_agrees_with_the_csv(graded)
         held = gradebook_scores(graded)
         assert (held[("crasher", "check_todo2")], held[("crasher", "check_todo3")]) == (3, 4)
+        # and the TODO cell says where its points came from (formgrader and the feedback page show it)
+        from nbgrader.api import Gradebook
+
+        with Gradebook(f"sqlite:///{graded['course'] / 'gradebook.db'}") as gb:
+            comment = gb.find_comment("todo2", P3, P3, "crasher").auto_comment
+            assert comment == ("TODO 2: the points come from a clean re-run of this cell with the genuine check, "
+                               "not from the check cell's output in this notebook: 3 of 3."), comment
+            assert gb.find_comment("todo2", P3, P3, "solved").auto_comment is None   # the two runs agreed
 
     def test_feedback_pages_show_the_scores_that_count_without_the_hidden_tests(self, graded):
         pages = sorted(p.relative_to(graded["feedback"]).as_posix() for p in graded["feedback"].rglob("*.html"))

@@ -47,7 +47,7 @@ from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_
 from .clean_grade import NO_DOTENV as _NO_DOTENV
 from .clean_grade import SECRET_VARIABLES as _SECRET_VARIABLES
 from .clean_grade import CleanResult, clean_grade, warm_parent
-from .todos import by_grade_id
+from .todos import by_grade_id, todo_grade_id
 
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_.@-]+")
 
@@ -383,6 +383,23 @@ def create_gradebook(db_url: str) -> None:
         engine.dispose()
 
 
+def _comment_on_todo_cell(gb, number: int, name: str, learner_id: str, label: str, score: float, points: float,
+                          error: str | None) -> None:
+    """Say on the TODO cell (nbgrader's auto comment: formgrader and the feedback page show it) where its
+    points came from, when the check cell's own output tells another story."""
+    from nbgrader.api import MissingEntry
+
+    try:
+        comment = gb.find_comment(todo_grade_id(number), name, name, learner_id)
+    except MissingEntry:
+        return
+    text = (f"{label}: the points come from a clean re-run of this cell with the genuine check, not from the "
+            f"check cell's output in this notebook: {_num(score)} of {_num(points)}.")
+    if error and score < points:
+        text += f" {error.strip().splitlines()[0]}"
+    comment.auto_comment = text
+
+
 def _check_jobs(jobs: object) -> None:
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise GradingError(f"--jobs is how many submissions are graded at once: 1 or more, got {jobs!r}.")
@@ -525,6 +542,7 @@ class Grader:
                     if score != notebook_score:
                         notes.append(f"{label}: the notebook run scored {_num(notebook_score)}, the clean "
                                      f"re-run of the TODO cell {_num(score)} (the clean score counts)")
+                        _comment_on_todo_cell(gb, number, name, learner_id, label, score, points, error)
                 flags = clean.flags.get(number) or []
                 if flags:
                     notes.append(f"{label}: REVIEW — the TODO cell {', '.join(flags)}")
