@@ -129,6 +129,12 @@ def grade_class(base: Path, *builders, jobs: int = 1, feedback: bool = False) ->
     folder = base / "class"
     for build in builders:
         build(folder)
+    return grade_folder(base, jobs=jobs, feedback=feedback)
+
+
+def grade_folder(base: Path, *, jobs: int = 1, feedback: bool = False, regrade: bool = False,
+                 csv_name: str = "grades.csv") -> dict:
+    """Grade ``base / "class"`` with grade_command, nbgrader's course kept in ``base / "course"``."""
     out, err = io.StringIO(), io.StringIO()
     mp = pytest.MonkeyPatch()
     mp.setenv("WORKSHOP_HOME", str(base / "unused-home"))  # grading must not touch the caller's home
@@ -136,15 +142,16 @@ def grade_class(base: Path, *builders, jobs: int = 1, feedback: bool = False) ->
     mp.setenv("ORACLE_ADMIN_PASSWORD", "the-instructors-secret")   # learners' kernels must not see it
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = grading.grade_command(folder, fail_under=50, csv_path=base / "out" / "grades.csv",
-                                         workdir=base / "course", jobs=jobs,
+            code = grading.grade_command(base / "class", fail_under=50, csv_path=base / "out" / csv_name,
+                                         workdir=base / "course", jobs=jobs, regrade=regrade,
                                          feedback=base / "feedback" if feedback else None)
     finally:
         mp.undo()
-    with open(base / "out" / "grades.csv", newline="", encoding="utf-8") as handle:
+    with open(base / "out" / csv_name, newline="", encoding="utf-8") as handle:
         rows = {row["learner"]: row for row in csv.DictReader(handle)}
     return {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue(), "rows": rows,
-            "course": base / "course", "home": base / "unused-home", "feedback": base / "feedback"}
+            "course": base / "course", "home": base / "unused-home", "feedback": base / "feedback",
+            "base": base}
 
 
 def executed(graded: dict, learner: str, name: str) -> nbformat.NotebookNode:

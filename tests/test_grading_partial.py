@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 
+import nbformat
 import pytest
 
 from grading_class import (ENV_PROBE, P2, P3, P4, add_one_todo, add_untouched, assert_gradebook_agrees_with_the_csv,
-                           errors, executed, grade_class, outputs_text, student_path)
+                           errors, executed, grade_class, grade_folder, outputs_text, student_path)
 from workshop_lib import grading, todos
 
 
@@ -101,3 +102,27 @@ def _learner_from_row(name: str, row: dict) -> grading.LearnerGrades:
     points = {"TODO 1": 3.0, "TODO 2": 3.0, "TODO 3": 4.0}
     return grading.LearnerGrades(name, {label: grading.TodoScore(float(row[label]), points[label])
                                         for label in points})
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_second_run_in_the_same_workdir_grades_only_what_changed(graded):
+    """Instructors grade again as submissions arrive: unchanged submissions keep their result (no kernel,
+    no re-run, not even the lite home is prepared); a changed one is graded again."""
+    base = graded["base"]
+    again = grade_folder(base, csv_name="again.csv")
+    lines = again["stdout"].splitlines()
+    assert sum(line.startswith("unchanged since the last run: ") for line in lines) == 4, again["stdout"]
+    assert not any(line.startswith(("graded ", "prepared a lite workshop")) for line in lines), again["stdout"]
+    assert again["rows"] == graded["rows"] and again["code"] == graded["code"]
+
+    part2 = base / "class" / "untouched" / "part2.ipynb"
+    nb = nbformat.read(str(part2), as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("print('handed in again')"))
+    nbformat.write(nb, str(part2))
+    changed = grade_folder(base, csv_name="changed.csv")
+    graded_lines = [line for line in changed["stdout"].splitlines() if line.startswith("graded ")]
+    assert [line.split(" (")[0] for line in graded_lines] == [f"graded untouched / {P2}: 0/3"], changed["stdout"]
+    assert changed["stdout"].count("unchanged since the last run: ") == 3
+    assert changed["rows"] == graded["rows"]
+    assert_gradebook_agrees_with_the_csv(changed)

@@ -67,7 +67,7 @@ def _cmd_grade(args: argparse.Namespace) -> int:
     from .grading import grade_command
 
     return grade_command(args.submissions, fail_under=args.fail_under, csv_path=args.csv, jobs=args.jobs,
-                         feedback=args.feedback)
+                         feedback=args.feedback, workdir=args.workdir, regrade=args.regrade)
 
 
 def _cmd_provision(args: argparse.Namespace) -> int:
@@ -145,6 +145,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=None,
                    help="how many submissions to grade at once, each in a worker process "
                         "(default: the usable cores, at most 4; 1 grades one at a time)")
+    p.add_argument("--workdir", default=None, metavar="DIR",
+                   help="keep nbgrader's course folder in DIR (gradebook.db for formgrader and `nbgrader export`, "
+                        "the executed notebooks under autograded/); default: a temporary folder. "
+                        "A later run with the same DIR reuses the result of every unchanged submission")
+    p.add_argument("--regrade", action="store_true",
+                   help="with --workdir: grade every submission again, changed or not")
     p.add_argument("--feedback", default=None, metavar="DIR",
                    help="also write each learner's HTML feedback to DIR/<learner>/<assignment>.html "
                         "(nbgrader's report, scores that count, hidden tests left out)")

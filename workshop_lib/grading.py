@@ -46,6 +46,7 @@ from .release import (REPO_ROOT, SOURCE_DIR, annotate, assignments, dumps, load_
                       read_notebook)
 from .clean_grade import NO_DOTENV as _NO_DOTENV
 from .clean_grade import SECRET_VARIABLES as _SECRET_VARIABLES
+from . import grade_results
 from .clean_grade import CleanResult, clean_grade, warm_parent
 from .todos import by_grade_id, todo_grade_id
 
@@ -412,11 +413,12 @@ class Grader:
     """
 
     def __init__(self, root: Path = REPO_ROOT, workdir: Path | None = None,
-                 echo: Callable[[str], None] = print, *, jobs: int = 1) -> None:
+                 echo: Callable[[str], None] = print, *, jobs: int = 1, regrade: bool = False) -> None:
         _check_jobs(jobs)
         self.root = Path(root)
         self.echo = echo
         self.jobs = jobs
+        self.regrade = regrade   # grade every submission again, even one a kept result covers (grade_results)
         self._tmp = None if workdir else tempfile.TemporaryDirectory(prefix="workshop-grade-")
         # absolute: nbgrader changes directory while converting, and the gradebook URL must still hold
         self.course = Path(workdir).resolve() if workdir else Path(self._tmp.name)
@@ -566,6 +568,20 @@ class Grader:
         finally:
             shutil.rmtree(home, ignore_errors=True)
 
+    def _kept(self, learner_id: str, assignment: str, print_: str) -> tuple[dict[str, TodoScore], list[str]] | None:
+        """The result an earlier run in this workdir kept for the submission, if it still holds (grade_results)."""
+        from nbgrader.api import Gradebook, MissingEntry
+
+        kept = grade_results.load(self.course, learner_id, assignment, print_, TodoScore)
+        if kept is None:
+            return None
+        with Gradebook(self.db_url) as gb:   # the gradebook must still have it (formgrader, export, feedback)
+            try:
+                gb.find_submission(assignment, learner_id)
+            except MissingEntry:
+                return None
+        return kept
+
     def _grade_at_once(self, items: list[tuple[Submission, str]],
                        finished: Callable[..., None]) -> tuple[list[int], str]:
         """Grade ``items`` in ``self.jobs`` worker processes (:mod:`workshop_lib.grade_workers`)."""
@@ -608,18 +624,36 @@ class Grader:
                 ids[submission.learner] = candidate
         items = [(s, ids[s.learner]) for s in submissions if s.assignment in present]
         self.graded = [(learner_id, s.assignment) for s, learner_id in items]
+        library = grade_results.library_digest(self.root)
+        prints = [grade_results.fingerprint(s.path, dumps(self.sources[s.assignment]), library) for s, _ in items]
         results: dict[int, tuple[dict[str, TodoScore], list[str]]] = {}
 
-        def finished(index: int, scores: dict[str, TodoScore], notes: list[str], seconds: float) -> None:
-            results[index] = scores, notes
+        def score_line(index: int, scores: dict[str, TodoScore]) -> str:
             submission = items[index][0]
             got = sum(s.score for s in scores.values())
             out_of = sum(s.max_score for s in scores.values())
-            self.echo(f"graded {submission.learner} / {submission.assignment}: {_num(got)}/{_num(out_of)} "
-                      f"({seconds:.1f} s)")
+            return f"{submission.learner} / {submission.assignment}: {_num(got)}/{_num(out_of)}"
 
-        left, broken = self._grade_at_once(items, finished) if self.jobs > 1 and len(items) > 1 \
-            else (list(range(len(items))), "")
+        def finished(index: int, scores: dict[str, TodoScore], notes: list[str], seconds: float) -> None:
+            results[index] = scores, notes
+            submission, learner_id = items[index]
+            grade_results.save(self.course, learner_id, submission.assignment, prints[index], scores, notes)
+            self.echo(f"graded {score_line(index, scores)} ({seconds:.1f} s)")
+
+        todo = []
+        for index, (submission, learner_id) in enumerate(items):
+            kept = None if self.regrade else self._kept(learner_id, submission.assignment, prints[index])
+            if kept is None:
+                todo.append(index)
+            else:
+                results[index] = kept
+                self.echo(f"unchanged since the last run: {score_line(index, kept[0])}")
+        if self.jobs > 1 and len(todo) > 1:
+            left_of_todo, broken = self._grade_at_once([items[i] for i in todo],
+                                                       lambda i, *result: finished(todo[i], *result))
+            left = [todo[i] for i in left_of_todo]
+        else:
+            left, broken = todo, ""
         for index in left:
             started = time.perf_counter()
             scores, notes = self.autograde_one(*items[index])
@@ -649,12 +683,15 @@ class Grader:
 
 def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], None] = print, *,
               workdir: Path | str | None = None, jobs: int = 1,
-              feedback: Path | str | None = None) -> GradeReport:
+              feedback: Path | str | None = None, regrade: bool = False) -> GradeReport:
     """Find and autograde every submission under ``folder``; returns the GradeReport.
 
     With ``workdir`` the nbgrader course (gradebook.db, and the executed
     notebooks under autograded/<learner>/<assignment>/) is kept there;
-    otherwise it is a temporary folder removed afterwards. ``jobs`` > 1
+    otherwise it is a temporary folder removed afterwards, and a later run
+    with the same ``workdir`` reuses the result of every submission that has
+    not changed (:mod:`workshop_lib.grade_results`; ``regrade`` grades all
+    again). ``jobs`` > 1
     grades that many submissions at once in worker processes
     (:mod:`workshop_lib.grade_workers`); the grades are the same. With
     ``feedback`` each learner's HTML feedback is written there
@@ -666,7 +703,7 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
     workdir = Path(workdir) if workdir is not None else None
     # learners' code runs without the instructor's database credentials (environment or .env)
     hidden = {key: None for key in _SECRET_VARIABLES}
-    with _environ(PATH=path, **_NO_DOTENV, **hidden), Grader(root, workdir, echo=echo, jobs=jobs) as grader, \
+    with _environ(PATH=path, **_NO_DOTENV, **hidden), Grader(root, workdir, echo=echo, jobs=jobs, regrade=regrade) as grader, \
             warnings.catch_warnings():
         # nbgrader's gradebook trips SQLAlchemy's autoflush warnings on every new submission; harmless.
         from sqlalchemy.exc import SAWarning
@@ -683,14 +720,15 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
 
 def grade_command(submissions: str | Path, fail_under: float | None = None, csv_path: str | Path = "grades.csv",
                   *, workdir: Path | str | None = None, jobs: int | None = None,
-                  feedback: Path | str | None = None) -> int:
+                  feedback: Path | str | None = None, regrade: bool = False) -> int:
     """``workshop grade``: autograde a folder, print the table, write ``csv_path``; returns the exit code.
 
     ``fail_under`` is a percentage (0–100) of the points available: the exit
     code is 1 when any learner's total is below it, else 0. Learner code that
     raises, loops or breaks its notebook costs that learner points but never
     stops the run; folders that cannot be graded at all raise GradingError.
-    ``workdir`` keeps nbgrader's course folder (see :func:`autograde`);
+    ``workdir`` keeps nbgrader's course folder, and the results a later run
+    reuses unless ``regrade`` (see :func:`autograde`);
     ``jobs`` is how many submissions are graded at once (default: the usable
     cores, at most 4); ``feedback`` a folder for the learners' HTML feedback.
     """
@@ -701,7 +739,7 @@ def grade_command(submissions: str | Path, fail_under: float | None = None, csv_
 
         jobs = default_jobs()
     _check_jobs(jobs)
-    report = autograde(submissions, workdir=workdir, jobs=jobs, feedback=feedback)
+    report = autograde(submissions, workdir=workdir, jobs=jobs, feedback=feedback, regrade=regrade)
     print()
     print(report.to_text())
     for entry in report.learners:
