@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 __all__ = ["default_jobs", "grade_at_once"]
 
-#: More parallel submissions than this seldom pays: each holds a kernel and a warm parent (~0.5 GB together).
+#: More parallel submissions than this seldom pays: each holds a kernel and a warm parent (up to ~0.8 GB).
 MAX_DEFAULT_JOBS = 4
 
 _grader: Any = None   # this worker's grader (built by _start in each worker process)
