@@ -81,6 +81,22 @@ def test_solution_passes_with_one_stdout_line_and_no_stderr(ws: Any, todo: int,
     assert module.memory_client is memory_client, "notebook globals must be restored"
 
 
+def test_grounded_answer_may_retrieve_through_the_setup_cells_other_name(ws: Any,
+                                                                           capfd: pytest.CaptureFixture[str]) -> None:
+    """Part 4's setup cell binds retrieve_knowledge = library_retrieve_knowledge: either name is the same call."""
+    namespace = {**vars(todo5), "library_retrieve_knowledge": todo5.retrieve_knowledge}
+    exec(textwrap.dedent("""
+        def grounded_answer(question, k=3):
+            hits = library_retrieve_knowledge(question, k=k, kinds=["correction"])
+            memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+            run = run_agent(_messages(question, memories), tools=agent_tools)
+            return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+    """), namespace)  # noqa: S102 - test code written right here
+    checks.todo5(namespace["grounded_answer"])
+    assert capfd.readouterr().out == "TODO 5 passed — grounded_answer\n"
+    assert namespace["library_retrieve_knowledge"] is todo5.retrieve_knowledge, "notebook globals must be restored"
+
+
 def test_calling_the_library_versions_fails_with_what_happened(ws: Any, capfd: pytest.CaptureFixture[str]) -> None:
     """A TODO that hands its work to workshop_lib.reference fails, under any import alias, and says so."""
     ns = notebook(ws, """
@@ -215,6 +231,15 @@ REASONS = {
     (5, "mutant_two_runs"): "ran the agent loop 2 times",
     (5, "mutant_includes_drafts"): "called retrieve_knowledge 0 times",
     (5, "mutant_calls_the_library"): "called the library's own grounded_answer",
+    (5, "mutant_one_step"): "stopped before answering (step_limit after 1 step(s))",
+    (5, "mutant_no_run_key"): 'returned no "run"',
+    (5, "mutant_run_messages"): 'returned "run": [',
+    (5, "mutant_no_prompt"): "did not put AGENT_PROMPT in the system message",
+    (5, "mutant_only_the_best"): "(2 retrieved, every one goes in)",
+    (5, "mutant_ids_reversed"): "reported memory_ids",
+    (5, "mutant_tools_positional"): "called run_agent with arguments it does not take",
+    (5, "mutant_k_without_default"): "has k without a default; the TODO's signature is grounded_answer(question, k=3)",
+    (5, "mutant_k_default_five"): "has k=5; the TODO's signature is grounded_answer(question, k=3)",
 }
 
 

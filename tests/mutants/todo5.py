@@ -112,3 +112,64 @@ def mutant_calls_the_library(question, k=3):
     from workshop_lib import reference
 
     return reference.grounded_answer(question, k)
+
+
+def mutant_one_step(question, k=3):
+    """Reads "run the loop once" as max_steps=1: the run stops before the model can answer."""
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    run = run_agent(_messages(question, memories), tools=agent_tools, max_steps=1)
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def mutant_no_run_key(question, k=3):
+    """Leaves "run" out of the result: the cells after the TODO cannot show the run."""
+    result = solution(question, k)
+    return {"answer": result["answer"], "memory_ids": result["memory_ids"]}
+
+
+def mutant_run_messages(question, k=3):
+    """Returns the run's messages as "run" instead of the run."""
+    result = solution(question, k)
+    return {**result, "run": result["run"].messages}
+
+
+def mutant_no_prompt(question, k=3):
+    """Leaves AGENT_PROMPT out of the system message: only the memory block."""
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    messages = [{"role": "system", "content": memory_block(memories)}, {"role": "user", "content": question}]
+    run = run_agent(messages, tools=agent_tools)
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def mutant_only_the_best(question, k=3):
+    """Keeps only the best hit: the model never sees the other retrieved corrections."""
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])[:1]
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    run = run_agent(_messages(question, memories), tools=agent_tools)
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def mutant_ids_reversed(question, k=3):
+    """Reports the ids worst first instead of best first."""
+    result = solution(question, k)
+    return {**result, "memory_ids": result["memory_ids"][::-1]}
+
+
+def mutant_tools_positional(question, k=3):
+    """Passes the tools positionally: run_agent takes them as a keyword argument only."""
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    run = run_agent(_messages(question, memories), agent_tools)
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def mutant_k_without_default(question, k):
+    """Drops k's default: the cells after the TODO call grounded_answer(question) and fail."""
+    return solution(question, k)
+
+
+def mutant_k_default_five(question, k=5):
+    """Changes k's default to 5: the demo's answers then rest on more memories than the TODO asks."""
+    return solution(question, k)

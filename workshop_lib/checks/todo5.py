@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
+from ..agent.grounded import AGENT_PROMPT
 from .harness import _Grader, _short
 from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 
@@ -13,8 +15,12 @@ from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_prob
 RUN_IMPORTS = ("workshop_lib.agent.offline",)
 
 _QUESTION = "Check probe {run}: what unit does CHECK_SCHEMA.PROBE_COLUMN use?"
-_ACCEPTED = "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, never pounds."
+# two accepted corrections, so that k=3 retrieves both (their order and both ids are graded) and k=1 one
+_ACCEPTED = (("accepted", "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, never pounds."),
+             ("accepted-2", "Check probe {run} correction: the unit of CHECK_SCHEMA.PROBE_COLUMN is the kilogram, "
+                            "per container."))
 _DRAFT = "Check probe {run} correction: what unit does CHECK_SCHEMA.PROBE_COLUMN use? It holds pounds."
+_SIGNATURE = "grounded_answer(question, k=3)"
 
 
 def _kinds(value: Any) -> list[str] | None:
@@ -27,14 +33,16 @@ def _kinds(value: Any) -> list[str] | None:
 def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     """Grade TODO 5 ``grounded_answer(question, k=3) -> {"answer", "memory_ids", ...}``.
 
-    With an accepted probe correction and a draft one of its own, spies on
+    With two accepted probe corrections and a draft one of its own, spies on
     the notebook's ``retrieve_knowledge`` (exactly one call: the question,
     ``kinds=["correction"]``, the given ``k``) and ``run_agent`` (exactly one
-    call: each retrieved memory written as ``[memory:<id>] text`` in a system
-    message before the user message, which is the question unchanged, and
-    the notebook's ``agent_tools``); the result must report the loop's own
-    answer and the retrieved ids in order — which includes the accepted probe
-    and never the draft. Calling the library's ``grounded_answer`` does not count.
+    call: ``AGENT_PROMPT`` and each retrieved memory written as
+    ``[memory:<id>] text`` in a system message before the user message, which
+    is the question unchanged, and the notebook's ``agent_tools``; the run
+    must end with an answer); the result must report the loop's own answer,
+    the retrieved ids in order — which includes the accepted probes and never
+    the draft — and the run itself. ``k`` defaults to 3, as the TODO's
+    signature says. Calling the library's ``grounded_answer`` does not count.
     """
     from .. import reference
     from ..memory.lifecycle import propose_memory
@@ -43,19 +51,43 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     with grader.session():
         ws = grader.workshop()
         scope = grader.globals_of(("retrieve_knowledge", "run_agent", "agent_tools"))
+        _check_signature(grader)
         _remove_stale_probes(ws)
         run = new_probe_run()
         question = _QUESTION.format(run=run)
         ids = {}
-        for name, text in (("accepted", _ACCEPTED), ("draft", _DRAFT)):
+        for name, text in (*_ACCEPTED, ("draft", _DRAFT)):
             ids[name] = f"{PROBE_PREFIX}{run}-{name}"
             grader.stack.callback(_delete_probe, ws, ids[name])
             propose_memory(ws.memory_client, text.format(run=run), user_id=ws.user_id, agent_id=ws.agent_id,
                            subject="CHECK_SCHEMA.PROBE_COLUMN", memory_id=ids[name])
-        reference.set_memory_status(ids["accepted"], "accepted", memory_client=ws.memory_client, conn=ws.conn)
+            if name != "draft":
+                reference.set_memory_status(ids[name], "accepted", memory_client=ws.memory_client, conn=ws.conn)
 
         for k in (3, 1):
             _grade_once(grader, scope, reference, question, k, ids)
+
+
+def _check_signature(grader: _Grader) -> None:
+    """The cells after the TODO call ``grounded_answer(question)``: k must default to 3, as the TODO says."""
+    try:
+        parameters = inspect.signature(grader.fn).parameters
+    except (TypeError, ValueError):
+        return
+    k = parameters.get("k")
+    if k is None or k.default != 3:
+        got = "no parameter k" if k is None else ("k without a default" if k.default is inspect.Parameter.empty
+                                                  else f"k={k.default!r}")
+        grader.fail(f"{grader.name} has {got}; the TODO's signature is {_SIGNATURE}.",
+                    hint=f"def {_SIGNATURE}: — the cells after the TODO call it with the question alone.")
+
+
+def _spied_names(scope: dict[str, Any], name: str) -> list[str]:
+    """``name`` and every other notebook global bound to the same function (Part 4's setup cell makes
+    ``retrieve_knowledge`` the library's ``library_retrieve_knowledge``: calling either is the same call)."""
+    target = scope[name]
+    return [name] + [other for other, value in scope.items() if other != name and value is target
+                     and not other.startswith("_") and callable(value)]
 
 
 def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question: str, k: int,
@@ -63,16 +95,30 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
     retrievals: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     library_calls: list[str] = []
+    bad_calls: list[tuple[str, TypeError]] = []
     real_retrieve, real_run = scope["retrieve_knowledge"], scope["run_agent"]
 
+    def bindable(name: str, fn: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as exc:   # the learner's call, not the learner's function: say so after the run
+            bad_calls.append((name, exc))
+            raise
+        except ValueError:   # no signature to read: let the call itself decide
+            pass
+
     def retrieve_spy(*args: Any, **kwargs: Any) -> Any:
+        bindable("retrieve_knowledge", real_retrieve, *args, **kwargs)
         hits = real_retrieve(*args, **kwargs)
         retrievals.append({"args": args, "kwargs": kwargs, "hits": hits})
         return hits
 
-    def run_spy(messages: Any, *args: Any, **kwargs: Any) -> Any:
-        result = real_run(messages, *args, **kwargs)
-        runs.append({"messages": [dict(m) for m in messages], "args": args, "kwargs": kwargs, "run": result})
+    def run_spy(*args: Any, **kwargs: Any) -> Any:
+        bindable("run_agent", real_run, *args, **kwargs)
+        messages, rest = (args[0], args[1:]) if args else (kwargs.get("messages"), ())
+        result = real_run(*args, **kwargs)
+        runs.append({"messages": [dict(m) for m in messages], "args": rest,
+                     "kwargs": {key: value for key, value in kwargs.items() if key != "messages"}, "run": result})
         return result
 
     real_reference = reference.grounded_answer
@@ -82,21 +128,28 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
         return real_reference(*args, **kwargs)
 
     described = f"{grader.name}({question!r}, k={k})"
+    lent = {**{name: retrieve_spy for name in _spied_names(scope, "retrieve_knowledge")},
+            **{name: run_spy for name in _spied_names(scope, "run_agent")}}
     reference.grounded_answer = reference_spy
     try:
-        with grader.lent({"retrieve_knowledge": retrieve_spy, "run_agent": run_spy}):
+        with grader.lent(lent):
             value, error = grader.run(described, question, k=k)
     finally:
         reference.grounded_answer = real_reference
     if library_calls:
         grader.fail("your function called the library's own grounded_answer instead of doing the steps.",
                     hint="call retrieve_knowledge, build the two messages, call run_agent, return the dict.")
+    if bad_calls:
+        name, exc = bad_calls[0]
+        grader.fail(f"{described} called {name} with arguments it does not take: {exc}.",
+                    hint="hits = retrieve_knowledge(question, k=k, kinds=['correction']); "
+                         "run = run_agent(messages, tools=agent_tools) — tools is a keyword argument.")
     if error is not None:
         grader.raised(described, error)
     if not isinstance(value, dict) or not isinstance(value.get("answer"), str) or \
             not isinstance(value.get("memory_ids"), list):
         grader.fail(f"{described} returned {_short(value)}.",
-                    expected='a dict with "answer" (text) and "memory_ids" (a list)',
+                    expected='a dict with "answer" (text), "memory_ids" (a list) and "run"',
                     hint='return {"answer": run.answer, "memory_ids": [...], "run": run}.')
     if len(retrievals) != 1:
         grader.fail(f"{described} called retrieve_knowledge {len(retrievals)} times; it retrieves once per question.",
@@ -130,26 +183,41 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
                     expected=repr({"role": "user", "content": question}), got=_short(sent[-1] if sent else sent),
                     hint="messages = [{'role': 'system', ...}, {'role': 'user', 'content': question}].")
     system = "\n".join(str(m.get("content")) for m in sent[:-1] if m.get("role") == "system")
+    if " ".join(AGENT_PROMPT.split()) not in " ".join(system.split()):
+        grader.fail(f"{described} did not put AGENT_PROMPT in the system message: it tells the model to cite "
+                    "the memories it uses and to state units.",
+                    hint="the system message is AGENT_PROMPT + '\\n\\n' + memory_block(memories).")
     missing = [h for h in hits if f"[memory:{h['metadata'].get('memory_id')}]" not in system
                or " ".join(str(h["body"]).split()) not in " ".join(system.split())]
     if missing:
-        grader.fail(f"{described} did not give the model memory {missing[0]['metadata'].get('memory_id')!r} as "
-                    "'[memory:<id>] text' in a system message.",
-                    hint="put AGENT_PROMPT + memory_block([(id, body), ...]) in the system message; "
-                         "the id is hit['metadata']['memory_id'].")
+        grader.fail(f"{described} did not give the model retrieved memory {missing[0]['metadata'].get('memory_id')!r} "
+                    f"as '[memory:<id>] text' in a system message ({len(hits)} retrieved, every one goes in).",
+                    hint="put AGENT_PROMPT + memory_block([(id, body), ...]) in the system message, one pair per "
+                         "hit; the id is hit['metadata']['memory_id'].")
+    agent_run = runs[0]["run"]
+    if getattr(agent_run, "stopped", "answer") != "answer":
+        grader.fail(f"{described}'s agent run stopped before answering ({agent_run.stopped} after "
+                    f"{agent_run.steps} step(s)): its answer is {agent_run.answer!r}.",
+                    hint="run = run_agent(messages, tools=agent_tools) with its default max_steps: the model "
+                         "needs a step for the SQL tool and one to answer.")
     if value["memory_ids"] != hit_ids:
         grader.fail(f"{described} reported memory_ids {_short(value['memory_ids'])}.",
                     expected=f"the retrieved memories' ids, best first: {hit_ids}",
                     hint="[h['metadata']['memory_id'] for h in hits].")
-    if value["answer"] != runs[0]["run"].answer:
+    if value["answer"] != agent_run.answer:
         grader.fail(f"{described} returned an answer that is not the agent's.",
-                    expected=_short(runs[0]["run"].answer, 120), got=_short(value["answer"], 120),
+                    expected=_short(agent_run.answer, 120), got=_short(value["answer"], 120),
                     hint="return run.answer as it is.")
+    if value.get("run") is not agent_run:
+        got = "no \"run\"" if "run" not in value else f'"run": {_short(value["run"], 80)}'
+        grader.fail(f"{described} returned {got}; the cells after the TODO read the run itself (its messages, "
+                    "model and label).", expected='"run": the AgentRun that run_agent returned',
+                    hint='return {"answer": run.answer, "memory_ids": [...], "run": run}.')
     if ids["draft"] in value["memory_ids"]:
         grader.fail(f"{described} used a DRAFT memory; drafts must never ground an answer.",
                     hint="use retrieve_knowledge (it never returns drafts); do not search with "
                          "include_invalid_results=True.")
-    if ids["accepted"] not in value["memory_ids"]:
-        grader.fail(f"{described} did not use the accepted correction written for this question "
-                    f"({ids['accepted']}).", got=f"memory_ids={value['memory_ids']}",
-                    hint="retrieve_knowledge(question, k=k, kinds=['correction']) finds it.")
+    if ids["accepted"] not in value["memory_ids"] and ids["accepted-2"] not in value["memory_ids"]:
+        grader.fail(f"{described} did not use the accepted corrections written for this question "
+                    f"({ids['accepted']}, {ids['accepted-2']}).", got=f"memory_ids={value['memory_ids']}",
+                    hint="retrieve_knowledge(question, k=k, kinds=['correction']) finds them.")
