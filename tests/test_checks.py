@@ -240,6 +240,7 @@ REASONS = {
     (5, "mutant_tools_positional"): "called run_agent with arguments it does not take",
     (5, "mutant_k_without_default"): "has k without a default; the TODO's signature is grounded_answer(question, k=3)",
     (5, "mutant_k_default_five"): "has k=5; the TODO's signature is grounded_answer(question, k=3)",
+    (5, "mutant_own_toolbox"): "with tools other than the notebook's agent_tools",
 }
 
 

@@ -173,3 +173,13 @@ def mutant_k_without_default(question, k):
 def mutant_k_default_five(question, k=5):
     """Changes k's default to 5: the demo's answers then rest on more memories than the TODO asks."""
     return solution(question, k)
+
+
+def mutant_own_toolbox(question, k=3):
+    """Builds a ToolBox of its own instead of passing the notebook's agent_tools."""
+    from workshop_lib.agent.tools import ToolBox
+
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    run = run_agent(_messages(question, memories), tools=ToolBox([]))
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}

@@ -176,8 +176,11 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
     sent = runs[0]["messages"]
     tools = runs[0]["kwargs"].get("tools", runs[0]["args"][0] if runs[0]["args"] else None)
     if tools is not scope["agent_tools"]:
-        grader.fail(f"{described} ran the loop without the notebook's tools (tools={_short(tools, 80)}).",
-                    hint="pass tools=agent_tools: the agent needs run_sql to read the data.")
+        which = "without the notebook's tools" if tools is None else \
+            f"with tools other than the notebook's agent_tools ({_short(tools, 80)})"
+        grader.fail(f"{described} ran the loop {which}.",
+                    hint="pass tools=agent_tools, the ToolBox the setup cell made: the agent needs its run_sql "
+                         "to read the data, and the cells after the TODO read what it ran.")
     if not sent or sent[-1].get("role") != "user" or sent[-1].get("content") != question:
         grader.fail(f"{described} did not end the messages with the question as the user message.",
                     expected=repr({"role": "user", "content": question}), got=_short(sent[-1] if sent else sent),
