@@ -139,3 +139,87 @@ def mutant_unknown_status_accepted(memory_id, new_status):
     if new_status not in ("draft", "accepted", "discard"):
         new_status = "accepted"
     return solution(memory_id, new_status)
+
+
+def mutant_status_name_in_metadata(memory_id, new_status):
+    """Stores the Status's name ('ACCEPTED') in the metadata's lifecycle instead of its value ('accepted')."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+    metadata = {**state.metadata, "lifecycle": target.name, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_updated_at_epoch_seconds(memory_id, new_status):
+    """Sets updated_at to time.time() (a number of seconds) instead of now_iso()'s ISO-8601 text."""
+    import time
+
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": time.time()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_with_agent_conn(memory_id, new_status):
+    """Reads the state inside `with agent_conn:`, which closes the notebook's shared connection."""
+    target = parse_status(new_status)
+    with agent_conn:
+        state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)
+
+
+# What an earlier scratch cell of the notebook left behind: the id of a real memory (a catalog fact).
+memory_id = "fact-table-supplychain-vessels"
+
+
+def mutant_updates_the_global_memory_id(mem_id, new_status):
+    """Renamed its parameter mem_id but updates `memory_id`, a global an earlier cell left: another memory moves."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, mem_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {mem_id} cannot move from {state.status.value} to {target.value}")
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, mem_id)
+
+
+def mutant_writes_through_ws_client(memory_id, new_status):
+    """Updates through ws.memory_client, not the notebook's memory_client global."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    ws.memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_returns_the_old_state_restatused(memory_id, new_status):
+    """Returns the state read before the move with only its status replaced: oamp_status and metadata are stale."""
+    import dataclasses
+
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return dataclasses.replace(state, status=target)
+
+
+def mutant_one_message_for_every_refusal(memory_id, new_status):
+    """Refuses every move with the same message listing all statuses; it never says which move was refused."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError("move refused: a memory goes draft -> accepted -> discard, never back")
+    return _move(memory_id, target, state)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
-from .harness import _Grader, _short
+from ..config import MEMORY_TABLE
+from .connection import _fetch, _transaction_open
+from .harness import _WRITE_VERBS, _Grader, _short, _statement_verb
 from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
+from .spies import _ConnectionSpy, _Log
 
 # The lifecycle the TODO states, written out here rather than imported: a change
 # to the library's table must not silently change what the check demands.
@@ -18,18 +23,29 @@ _PROBE_TEXT = "Check probe {run}: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, nev
 
 
 class _WriteLog:
-    """memory_client lent to the learner's function: records update_memory calls, refuses other writes."""
+    """memory_client lent to the learner's function: records update_memory calls, refuses other writes.
 
-    def __init__(self, client: Any) -> None:
+    An update of any memory but the one the function was called with is
+    recorded and refused, never forwarded: another memory (a real correction,
+    a catalog fact) is left exactly as it was.
+    """
+
+    def __init__(self, client: Any, memory_id: Any) -> None:
         self._client = client
+        self._memory_id = memory_id
         self.updates: list[dict[str, Any]] = []
         self.refused: list[str] = []
+        self.other_ids: list[Any] = []
         self.live = True
 
     def update_memory(self, memory_id: str, *args: Any, **kwargs: Any) -> Any:
         if not self.live:
             raise RuntimeError("This object was lent to a workshop check that has finished.")
         self.updates.append({"memory_id": memory_id, "args": args, **kwargs})
+        if memory_id != self._memory_id:
+            self.other_ids.append(memory_id)
+            raise PermissionError(f"the check called set_memory_status({self._memory_id!r}, ...), so only that "
+                                  f"memory may be updated, not {memory_id!r} (the update was not made)")
         return self._client.update_memory(memory_id, *args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -50,9 +66,18 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     newer ``updated_at``, every other metadata key and the content unchanged,
     with exactly one ``update_memory`` call; a move the lifecycle does not
     allow must raise ``LifecycleError`` naming both states and change nothing
-    (no update at all). An unknown status and an unknown memory id must raise
+    (no update at all), and two different refused moves must not get the same
+    message. An unknown status and an unknown memory id must raise
     ``LifecycleError`` too. Only accepted memories may be found by search.
     Calling the library's own ``set_memory_status`` does not count.
+
+    After every call: ``agent_conn`` is lent as a spy, so closing it (or
+    ``with agent_conn:``) fails as the learner's mistake and leaves the shared
+    connection open; an ``update_memory`` of another memory than the one
+    asked for is refused, not forwarded; the stored lifecycle must be a
+    status's value and ``updated_at`` ISO-8601 text; a memory changed without
+    the notebook's ``memory_client`` is named as such; and the returned state
+    must be the one stored after the move (status, OAMP status, metadata).
     """
     from .. import reference
     from ..memory.lifecycle import LifecycleError, propose_memory, read_lifecycle
@@ -75,8 +100,11 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                 reference.set_memory_status(memory_id, status, memory_client=ws.memory_client, conn=ws.conn)
             return memory_id
 
-        def attempt(memory_id: str, target: Any) -> tuple[Any, BaseException | None, _WriteLog, list[str]]:
-            log = _WriteLog(scope["memory_client"])
+        def attempt(memory_id: str, target: Any) -> tuple[Any, BaseException | None, _WriteLog, _Log]:
+            log = _WriteLog(scope["memory_client"], memory_id)
+            conn_log = _Log()
+            conn_spy = _ConnectionSpy(scope["agent_conn"], conn_log)
+            was_open = _transaction_open(ws.conn)
             calls: list[str] = []
             real = reference.set_memory_status
 
@@ -86,11 +114,15 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
             reference.set_memory_status = spy
             try:
-                with grader.lent({"memory_client": log}):
+                with grader.lent({"memory_client": log, "agent_conn": conn_spy}):
                     value, error = grader.run(f"{grader.name}({memory_id!r}, {target!r})", memory_id, target)
             finally:
                 reference.set_memory_status = real
                 log.live = False
+                conn_log.live = False
+                conn_spy.restore()
+            _connection_still_works(grader, ws.conn)
+            grader.after_call(conn_log, ws.conn, was_open, read_only=False)
             if calls:
                 grader.fail("your function called the library's own set_memory_status instead of doing the move.",
                             hint="read the state with read_lifecycle, check ALLOWED_TRANSITIONS, then call "
@@ -98,24 +130,34 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
             if log.refused:
                 grader.fail(f"your function called memory_client.{log.refused[0]}; a move only updates the memory.",
                             hint="use memory_client.update_memory(memory_id, metadata=..., status=...).")
-            return value, error, log, calls
+            if log.other_ids:
+                grader.fail(f"{grader.name}({memory_id!r}, {target!r}) called memory_client.update_memory("
+                            f"{log.other_ids[0]!r}, ...): it updated another memory than the one it was given "
+                            "(the check refused that update, so that memory is unchanged).",
+                            hint="pass the function's own memory_id parameter to update_memory; a global of the "
+                                 "same name left by an earlier cell, or a parameter renamed, moves the wrong memory.")
+            return value, error, log, conn_log
 
+        refusals: dict[str, tuple[str, str]] = {}   # a refusal's message (memory id left out) -> its move
         for n, (start, target) in enumerate(itertools.product(_STATUSES, _STATUSES)):
             memory_id = probe(start, n)
             before = read_lifecycle(ws.conn, memory_id)
-            described = f"{grader.name}({memory_id!r}, {target!r}) on a {start} memory"
-            value, error, log, _ = attempt(memory_id, target)
-            after = read_lifecycle(ws.conn, memory_id)
+            article = "an" if start == "accepted" else "a"
+            described = f"{grader.name}({memory_id!r}, {target!r}) on {article} {start} memory"
+            value, error, log, conn_log = attempt(memory_id, target)
+            after = _stored(grader, ws.conn, memory_id, described, target)
             if (start, target) in _ALLOWED:
-                _check_allowed(grader, described, value, error, log, before, after, start, target)
+                _check_allowed(grader, described, value, error, log, conn_log, before, after, start, target)
             else:
                 _check_refused(grader, described, error, log, before, after, start, target, LifecycleError)
+                _check_distinct(grader, described, str(error).replace(memory_id, "<id>"), refusals, start, target)
         for bad_status in ("approved", None):
             memory_id = probe("draft", 20 + (bad_status is None))
             before = read_lifecycle(ws.conn, memory_id)
             described = f"{grader.name}({memory_id!r}, {bad_status!r})"
             _, error, log, _ = attempt(memory_id, bad_status)
-            if not isinstance(error, LifecycleError) or log.updates or read_lifecycle(ws.conn, memory_id) != before:
+            if (not isinstance(error, LifecycleError) or log.updates
+                    or _stored(grader, ws.conn, memory_id, described, bad_status) != before):
                 grader.fail(f"{described} must raise LifecycleError and change nothing ({bad_status!r} is not a "
                             "status).", got="no error" if error is None else f"{type(error).__name__}: {error}",
                             hint="turn the text into a Status with parse_status(new_status) first; it raises "
@@ -129,8 +171,50 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                              "LifecycleError for an unknown id.")
 
 
+def _connection_still_works(grader: _Grader, conn: Any) -> None:
+    """Fail, naming the learner's mistake, when the shared connection no longer answers after their call."""
+    try:
+        _fetch(conn, "SELECT 1 FROM dual")
+    except Exception as exc:  # noqa: BLE001 - any failure means the function broke the connection
+        grader.fail(f"the workshop's database connection no longer works after your function ran "
+                    f"({type(exc).__name__}: {exc}).",
+                    hint="never close agent_conn (conn.close() or `with agent_conn:`) in your own code: it "
+                         "belongs to the notebook; restart the kernel and run the notebook from the setup cell.")
+
+
+def _stored(grader: _Grader, conn: Any, memory_id: str, described: str, target: Any) -> Any:
+    """The memory's lifecycle after the learner's call; a lifecycle that is not a status fails as their mistake."""
+    from ..memory.lifecycle import LifecycleError, read_lifecycle
+
+    try:
+        return read_lifecycle(conn, memory_id)
+    except LifecycleError:
+        rows = _fetch(conn, f"SELECT metadata FROM {MEMORY_TABLE} WHERE record_id = :id", id=memory_id)
+        if not rows:
+            raise
+        metadata = rows[0][0]
+        metadata = json.loads(metadata) if isinstance(metadata, (str, bytes)) else dict(metadata or {})
+        wanted = getattr(target, "value", target)
+        grader.fail(f"{described} stored {metadata.get('lifecycle')!r} in the metadata's 'lifecycle', which is not "
+                    "a status: it must be the status's value, the lowercase text "
+                    f"{wanted if isinstance(wanted, str) and wanted in _STATUSES else 'accepted'!r}.",
+                    hint="store the Status's value: {**state.metadata, 'lifecycle': target.value, ...} where "
+                         "target = parse_status(new_status) (not target.name, which is 'ACCEPTED').")
+    return None  # unreachable: fail() raises
+
+
+def _is_iso(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
 def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseException | None, log: _WriteLog,
-                   before: Any, after: Any, start: str, target: str) -> None:
+                   conn_log: _Log, before: Any, after: Any, start: str, target: str) -> None:
     if error is not None:
         grader.fail(f"{described} raised {type(error).__name__}: {error}, but {start} -> {target} is allowed.",
                     hint="ALLOWED_TRANSITIONS[state.status] lists the moves to accept.")
@@ -147,11 +231,23 @@ def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseExcep
     if lost:
         grader.fail(f"{described} lost or changed other metadata keys: {sorted(lost)}.",
                     hint="start from the stored metadata: {**state.metadata, 'lifecycle': ..., 'updated_at': ...}.")
+    if after.updated_at is not None and not _is_iso(after.updated_at):
+        grader.fail(f"{described} stored updated_at {after.updated_at!r} ({type(after.updated_at).__name__}); "
+                    "updated_at must be an ISO-8601 text from now_iso().",
+                    hint="set metadata['updated_at'] = now_iso() (not time.time() or a datetime object).")
     if not after.updated_at or (before.updated_at and after.updated_at <= before.updated_at):
         grader.fail(f"{described} did not move updated_at forward (before {before.updated_at!r}, after "
                     f"{after.updated_at!r}).", hint="every move sets metadata['updated_at'] = now_iso().")
     if after.content != before.content:
         grader.fail(f"{described} changed the memory's text; a move only changes its status.")
+    if not log.updates and after != before:
+        sql = [s for s, _, _ in conn_log.statements if _statement_verb(s) in _WRITE_VERBS]
+        how = (f"with SQL ({_short(sql[0], 120)})" if sql else
+               "through another client (e.g. ws.memory_client)")
+        grader.fail(f"{described} changed the memory without calling the notebook's memory_client: it wrote "
+                    f"{how}, so the check saw 0 memory_client.update_memory calls.",
+                    hint="use the notebook's memory_client (the one the setup cell defines): "
+                         "memory_client.update_memory(memory_id, metadata=..., status=...) once.")
     if len(log.updates) != 1:
         grader.fail(f"{described} called memory_client.update_memory {len(log.updates)} times; one call "
                     "writes the metadata and the status together.",
@@ -160,6 +256,18 @@ def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseExcep
     if getattr(status, "value", status) != target:
         grader.fail(f"{described} returned {_short(value)}.", expected=f"the new state (status {target!r})",
                     hint="end with `return read_lifecycle(agent_conn, memory_id)`.")
+    for name in ("oamp_status", "metadata"):
+        returned, stored = getattr(value, name, None), getattr(after, name)
+        if returned == stored:
+            continue
+        if name == "metadata" and isinstance(returned, dict):
+            keys = sorted(k for k in {*returned, *stored} if returned.get(k) != stored.get(k))
+            returned, stored = {k: returned.get(k) for k in keys}, {k: stored.get(k) for k in keys}
+        grader.fail(f"{described} returned a state with a stale {name}: {_short(returned, 160)}, but the memory "
+                    f"now holds {_short(stored, 160)}.",
+                    expected="the state read back after the move (status, oamp_status and metadata as stored)",
+                    hint="end with `return read_lifecycle(agent_conn, memory_id)`, not the state read before "
+                         "the move with only its status replaced.")
 
 
 def _check_refused(grader: _Grader, described: str, error: BaseException | None, log: _WriteLog, before: Any,
@@ -177,7 +285,19 @@ def _check_refused(grader: _Grader, described: str, error: BaseException | None,
     if not isinstance(error, lifecycle_error):
         grader.fail(f"{described} raised {type(error).__name__}: {error}; a refused move raises LifecycleError.",
                     hint="raise LifecycleError(f'... from {state.status.value} to {new.value} ...').")
-    if start not in str(error) or target not in str(error):
+    if start not in str(error).lower() or target not in str(error).lower():
         grader.fail(f"{described} raised LifecycleError({str(error)!r}), which does not name both states.",
                     expected=f"a message naming {start!r} and {target!r}",
                     hint="say which move was refused, e.g. f'cannot move from {state.status.value} to {new.value}'.")
+
+
+def _check_distinct(grader: _Grader, described: str, message: str, refusals: dict[str, tuple[str, str]],
+                    start: str, target: str) -> None:
+    """Two different refused moves must not get the same message: it must say which move was refused."""
+    earlier = refusals.setdefault(message, (start, target))
+    if earlier != (start, target):
+        grader.fail(f"{described} raised LifecycleError({message!r}), the same message as for the refused move "
+                    f"{earlier[0]} -> {earlier[1]}: it does not say which move was refused.",
+                    expected=f"a message naming this memory's status {start!r} and the status asked for {target!r}",
+                    hint="say which move was refused, e.g. "
+                         "f'cannot move from {state.status.value} to {new.value}'.")
