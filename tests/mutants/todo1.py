@@ -177,3 +177,13 @@ def mutant_generator(conn, owner):
         rows = cur.fetchall()
     for t, c in rows:
         yield Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t))
+
+
+def mutant_query_df(conn, owner):
+    """Reads the catalog with the notebook's query_df helper: the notebook's connection, not its conn argument."""
+    from workshop_lib.notebook import query_df
+
+    owner = owner.upper()
+    rows = query_df(TABLES_SQL, owner=owner).itertuples(index=False, name=None)
+    return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
+                 metadata=_meta(owner, table)) for table, comment in rows]

@@ -255,3 +255,30 @@ def mutant_rrf_k_in_fstring(query, k=5, per_list=30, rrf_k=60):
 def mutant_no_final_order_by(query, k=5, per_list=30, rrf_k=60):
     """Leaves out the final ORDER BY: the fused rows come back in whatever order the join produced."""
     return _run(_sql(order=""), query, k, per_list, rrf_k)
+
+
+def mutant_ids_in_fstring(query, k=5, per_list=30, rrf_k=60):
+    """Writes the user and agent ids into the SQL with an f-string instead of binding them."""
+    scope = SCOPE.replace(":user_id", f"'{USER_ID}'").replace(":agent_id", f"'{AGENT_ID}'")
+    return _run(_sql(vec_scope=scope, txt_scope=scope), query, k, per_list, rrf_k)
+
+
+def mutant_keywords_in_fstring(query, k=5, per_list=30, rrf_k=60):
+    """Writes the keyword query into CONTAINS with an f-string (a question with a quote breaks it)."""
+    kw = text_query(query) or NO_TERMS
+    return _run(_sql().replace("CONTAINS(m.content, :kw, 1)", f"CONTAINS(m.content, '{kw}', 1)"),
+                query, k, per_list, rrf_k)
+
+
+def mutant_no_keyword_fallback(query, k=5, per_list=30, rrf_k=60):
+    """Binds text_query(query) as it is: None for a question without a searchable word."""
+    sql = _sql()
+    values = {"q": query, "kw": text_query(query), "user_id": USER_ID, "agent_id": AGENT_ID,
+              "per_list": per_list, "rrf_k": rrf_k, "k": k}
+    with agent_conn.cursor() as cur:
+        cur.execute(sql, values)
+        names = [d[0].lower() for d in cur.description]
+        rows = [dict(zip(names, row)) for row in cur.fetchall()]
+    for row in rows:
+        row["r_vec"], row["r_txt"], row["rrf_score"] = int(row["r_vec"]), int(row["r_txt"]), float(row["rrf_score"])
+    return rows

@@ -186,8 +186,8 @@ class _Grader:
                 cur.fetchall()
         except Exception as exc:  # noqa: BLE001 - any failure means the connection is unusable
             self.fail(f"the workshop's database connection does not work ({type(exc).__name__}: {exc}).",
-                      hint="restart the kernel and run the notebook from the setup cell; "
-                           "never close agent_conn in your own code.")
+                      hint="re-run the notebook's setup cell (it opens a new connection), then the cells "
+                           "after it; never close agent_conn in your own code.")
         self.conn = ws.conn
         self.ws = ws
         return ws

@@ -140,7 +140,11 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
 
     sql_texts = [sql for sql, _, _ in log.statements]
     if not sql_texts:
-        grader.fail(f"{described} ran no SQL.", hint="query ALL_TABLES and ALL_TAB_COMMENTS with conn.cursor().")
+        grader.fail(f"{described} ran no SQL through its conn argument, yet returned facts: it read them some "
+                    "other way (query_df, agent_conn or a connection of its own all query the notebook's own "
+                    "connection, not the one it was given)." if facts else f"{described} ran no SQL.",
+                    hint="query ALL_TABLES and ALL_TAB_COMMENTS with conn.cursor() on the conn parameter; the check "
+                         "passes connections of its own (another schema, a bind check).")
     literal = re.compile(rf"\b{re.escape(owner)}\b", re.IGNORECASE)   # catches 'supplychain' too
     inlined = [sql for sql in sql_texts if literal.search(sql)]
     if inlined:

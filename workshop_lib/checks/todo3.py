@@ -70,8 +70,10 @@ def _wrong_leg_hint(ws: Any, query: str, leg: str, rid: str, rank: int, per_list
 def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     """Grade TODO 3 ``hybrid_rrf_search_memories(query, k=5, per_list=30, rrf_k=60) -> list[dict]``.
 
-    Spies on ``agent_conn`` (exactly one SQL execute per call, the query
-    bound rather than pasted into the SQL, no other search round trips) and
+    Spies on ``agent_conn`` (exactly one SQL execute per call, the query,
+    the keyword query and the user and agent ids bound rather than written
+    into the SQL, no other search round trips; a question without one
+    searchable word answered, not raised on) and
     validates every row against rankings the check computes itself (vector
     ranks from VECTOR_DISTANCE over each memory's best chunk, keyword ranks
     from Oracle Text SCORE; ties may be broken either way): int ranks, the
@@ -100,6 +102,7 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         _grade_hybrid(grader, ws, scope, "Which voyages are delayed and why?", 8, 4, 10)
         _grade_hybrid(grader, ws, scope, "ORA-00904: invalid identifier -- what does it mean?", 3, 10, 1)
         _grade_hybrid(grader, ws, scope, "How is the total cargo value computed in US dollars?", 6, 12, 60)
+        _grade_without_keywords(grader, ws, scope)
 
         probe_text = "Workshop check probe: berth log of tug assignments for arriving vessels"
         probes = _scope_probes(grader, ws, probe_text)
@@ -145,6 +148,24 @@ def _grade_top_hit(grader: _Grader, query: str, rows: list[dict[str, Any]],
                     hint="the keyword leg must use text_query(query) so every term can match.")
 
 
+#: A question without one searchable word: text_query returns None, and Oracle Text refuses an empty query.
+_NO_WORDS = "?? -- !!"
+
+
+def _grade_without_keywords(grader: _Grader, ws: Any, scope: dict[str, Any]) -> None:
+    """A question with no searchable word must still be answered (by the vector leg), not raise."""
+    try:
+        _grade_hybrid(grader, ws, scope, _NO_WORDS, 3, None, None)
+    except CheckFailure as problem:
+        first = str(problem).splitlines()[0]
+        if f"{grader.name}({_NO_WORDS!r}, k=3) raised " not in first:
+            raise
+        grader.fail(first.split(" failed: ", 1)[1] + f" — for a question with no searchable word, "
+                    f"text_query({_NO_WORDS!r}) returns None and CONTAINS needs a query.",
+                    hint="kw = text_query(query) or '<a term that matches nothing>' (the markdown above names one), "
+                         "so the keyword leg is empty and the vector leg still answers.")
+
+
 def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k: int | None,
                   per_list: int | None, rrf_k: int | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Grade one call of the learner's function; returns its rows and the reference's for the same call."""
@@ -186,6 +207,17 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
         grader.fail(f"{described} pasted the query text into the SQL.",
                     hint="bind it: VECTOR_EMBEDDING(... USING :q AS DATA) and CONTAINS(m.content, :kw, 1) with "
                          "kw = text_query(query).")
+    keywords = scope["text_query"](query)
+    if keywords and keywords in sql:
+        grader.fail(f"{described} wrote the keyword query {keywords!r} into the SQL text.",
+                    got=_short(sql, 200),
+                    hint="bind it: CONTAINS(m.content, :kw, 1) and pass kw=text_query(query) to cur.execute; a "
+                         "question with a quote in it would break the statement.")
+    for what, value in (("user id", ws.user_id), ("agent id", ws.agent_id)):
+        if f"'{value}'" in sql:
+            grader.fail(f"{described} wrote the {what} {value!r} into the SQL text.", got=_short(sql, 200),
+                        hint="every value is a bind: m.user_id = :user_id AND m.agent_id = :agent_id, with "
+                             "user_id=USER_ID, agent_id=AGENT_ID passed to cur.execute.")
 
     tree = _inspect_statement(grader, described, sql, log.statements[0][1], log.statements[0][2],
                               {"k": k_eff, "per_list": p_eff, "rrf_k": rrf_eff})
