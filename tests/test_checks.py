@@ -201,6 +201,7 @@ REASONS = {
     (3, "mutant_per_list_in_fstring"): "did not pass per_list=",
     (3, "mutant_rrf_k_in_fstring"): "did not pass rrf_k=",
     (3, "mutant_ids_in_fstring"): "wrote the user id",
+    (3, "mutant_kind_filter_without_nvl"): "a memory whose metadata has no kind",
     (3, "mutant_keywords_in_fstring"): "wrote the keyword query",
     (3, "mutant_no_keyword_fallback"): "for a question with no searchable word, text_query('?? -- !!') returns None",
     (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",

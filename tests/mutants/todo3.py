@@ -282,3 +282,9 @@ def mutant_no_keyword_fallback(query, k=5, per_list=30, rrf_k=60):
     for row in rows:
         row["r_vec"], row["r_txt"], row["rrf_score"] = int(row["r_vec"]), int(row["r_txt"]), float(row["rrf_score"])
     return rows
+
+
+def mutant_kind_filter_without_nvl(query, k=5, per_list=30, rrf_k=60):
+    """Filters tool output with JSON_VALUE(...) <> 'tool_output' alone: a memory without a kind (NULL) vanishes."""
+    scope = SCOPE.replace("NVL(JSON_VALUE(m.metadata, '$.kind'), 'none')", "JSON_VALUE(m.metadata, '$.kind')")
+    return _run(_sql(vec_scope=scope, txt_scope=scope), query, k, per_list, rrf_k)

@@ -21,7 +21,9 @@ from .rankings import (
     _worst_score,
 )
 from .scratch import (
+    CHECK_SCHEMA,
     _add_probes,
+    _delete_probe,
     _probe_hits,
     _probe_reason,
     _remove_stale_probes,
@@ -86,8 +88,9 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     TEU probe's top hit is the memory the reference ranks first (the
     CAPACITY_TEU column fact, unless Part 4's correction outranks it) with
     both legs contributing; probe memories (tool output, another user,
-    another agent, a draft, a memory with two chunks) check scoping, the
-    tool_output exclusion, the valid-only filter and one row per memory.
+    another agent, a draft, one without a kind, a memory with two chunks)
+    check scoping, the tool_output exclusion (NVL: a memory without a kind
+    stays), the valid-only filter and one row per memory.
     """
     grader = _Grader(3, fn, timeout)
     with grader.session():
@@ -106,6 +109,10 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
         probe_text = "Workshop check probe: berth log of tug assignments for arriving vessels"
         probes = _scope_probes(grader, ws, probe_text)
+        kindless = probes[0].record_id.rsplit("-", 1)[0] + "-no-kind"   # a memory written without a kind
+        grader.stack.callback(_delete_probe, ws, kindless)
+        ws.memory_client.add_memory(probe_text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=kindless,
+                                    metadata={"subject": f"{CHECK_SCHEMA}.PROBE#no-kind"})
         multi = _add_probes(grader, ws, _LONG_PROBE, [("two-chunks", ws.user_id, ws.agent_id, "guideline")])[0]
         try:
             with ws.conn.cursor() as cur:
@@ -114,7 +121,7 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         except Exception:  # noqa: BLE001 - a store whose chunk table differs: the probe keeps one chunk
             with contextlib.suppress(Exception):
                 ws.conn.rollback()
-        rows, _ = _grade_hybrid(grader, ws, scope, probe_text, 20, 10, 60)
+        rows, _ = _grade_hybrid(grader, ws, scope, probe_text, 20, 10, 60, kindless=kindless)
         leaked = _probe_hits([r.get("record_id") for r in rows], probes, lambda p: p.record_id)
         if leaked:
             grader.fail(f"{grader.name}({probe_text!r}, k=20, per_list=10) returned {_probe_reason(leaked[0])}.",
@@ -167,8 +174,13 @@ def _grade_without_keywords(grader: _Grader, ws: Any, scope: dict[str, Any]) -> 
 
 
 def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k: int | None,
-                  per_list: int | None, rrf_k: int | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Grade one call of the learner's function; returns its rows and the reference's for the same call."""
+                  per_list: int | None, rrf_k: int | None, *, kindless: str | None = None,
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Grade one call of the learner's function; returns its rows and the reference's for the same call.
+
+    ``kindless`` names a memory without a kind that matches ``query`` best: it
+    must come back (checked before the ranks, which its absence would shift).
+    """
     from .. import reference
 
     args = {name: value for name, value in (("k", k), ("per_list", per_list), ("rrf_k", rrf_k))
@@ -219,6 +231,11 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                         hint="every value is a bind: m.user_id = :user_id AND m.agent_id = :agent_id, with "
                              "user_id=USER_ID, agent_id=AGENT_ID passed to cur.execute.")
 
+    if kindless is not None and kindless not in {r.get("record_id") for r in rows if isinstance(r, Mapping)}:
+        grader.fail(f"{described} left out {kindless}, a memory whose metadata has no kind: "
+                    "JSON_VALUE(m.metadata, '$.kind') is NULL for it, and NULL <> 'tool_output' is not true.",
+                    hint="exclude tool output with NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output' "
+                         "in both legs, so a memory without a kind stays.")
     tree = _inspect_statement(grader, described, sql, log.statements[0][1], log.statements[0][2],
                               {"k": k_eff, "per_list": p_eff, "rrf_k": rrf_eff})
     rankings = _rankings(ws, query)
