@@ -47,28 +47,28 @@ def _path(course: Path, learner_id: str, assignment: str) -> Path:
     return Path(course) / "results" / learner_id / f"{assignment}.json"
 
 
-def save(course: Path, learner_id: str, assignment: str, print_: str, scores: dict[str, Any],
+def save(course: Path, learner_id: str, assignment: str, key: str, scores: dict[str, Any],
          notes: list[str]) -> None:
     """Keep ``scores`` (grade id -> TodoScore) and ``notes`` of one graded submission under its fingerprint."""
     path = _path(course, learner_id, assignment)
     path.parent.mkdir(parents=True, exist_ok=True)
-    record = {"format": _FORMAT, "fingerprint": print_, "notes": list(notes),
+    record = {"format": _FORMAT, "fingerprint": key, "notes": list(notes),
               "scores": {grade_id: asdict(score) for grade_id, score in scores.items()}}
     part = path.with_suffix(".json.part")
     part.write_text(json.dumps(record, indent=1), encoding="utf-8")
     part.replace(path)   # never a half-written result
 
 
-def load(course: Path, learner_id: str, assignment: str, print_: str,
+def load(course: Path, learner_id: str, assignment: str, key: str,
          make_score: Any) -> tuple[dict[str, Any], list[str]] | None:
-    """The kept (scores, notes) of a submission when its fingerprint is ``print_``, else None.
+    """The kept (scores, notes) of a submission when its fingerprint is ``key``, else None.
 
     ``make_score(**fields)`` rebuilds a score (grading's TodoScore). A missing,
     unreadable or stale file is None: the submission is graded again.
     """
     try:
         record = json.loads(_path(course, learner_id, assignment).read_text(encoding="utf-8"))
-        if record.get("format") != _FORMAT or record.get("fingerprint") != print_:
+        if record.get("format") != _FORMAT or record.get("fingerprint") != key:
             return None
         return ({grade_id: make_score(**fields) for grade_id, fields in record["scores"].items()},
                 [str(note) for note in record["notes"]])

@@ -568,11 +568,11 @@ class Grader:
         finally:
             shutil.rmtree(home, ignore_errors=True)
 
-    def _kept(self, learner_id: str, assignment: str, print_: str) -> tuple[dict[str, TodoScore], list[str]] | None:
+    def _kept(self, learner_id: str, assignment: str, key: str) -> tuple[dict[str, TodoScore], list[str]] | None:
         """The result an earlier run in this workdir kept for the submission, if it still holds (grade_results)."""
         from nbgrader.api import Gradebook, MissingEntry
 
-        kept = grade_results.load(self.course, learner_id, assignment, print_, TodoScore)
+        kept = grade_results.load(self.course, learner_id, assignment, key, TodoScore)
         if kept is None:
             return None
         with Gradebook(self.db_url) as gb:   # the gradebook must still have it (formgrader, export, feedback)
@@ -625,7 +625,8 @@ class Grader:
         items = [(s, ids[s.learner]) for s in submissions if s.assignment in present]
         self.graded = [(learner_id, s.assignment) for s, learner_id in items]
         library = grade_results.library_digest(self.root)
-        prints = [grade_results.fingerprint(s.path, dumps(self.sources[s.assignment]), library) for s, _ in items]
+        fingerprints = [grade_results.fingerprint(s.path, dumps(self.sources[s.assignment]), library)
+                        for s, _ in items]
         results: dict[int, tuple[dict[str, TodoScore], list[str]]] = {}
 
         def score_line(index: int, scores: dict[str, TodoScore]) -> str:
@@ -637,12 +638,12 @@ class Grader:
         def finished(index: int, scores: dict[str, TodoScore], notes: list[str], seconds: float) -> None:
             results[index] = scores, notes
             submission, learner_id = items[index]
-            grade_results.save(self.course, learner_id, submission.assignment, prints[index], scores, notes)
+            grade_results.save(self.course, learner_id, submission.assignment, fingerprints[index], scores, notes)
             self.echo(f"graded {score_line(index, scores)} ({seconds:.1f} s)")
 
         todo = []
         for index, (submission, learner_id) in enumerate(items):
-            kept = None if self.regrade else self._kept(learner_id, submission.assignment, prints[index])
+            kept = None if self.regrade else self._kept(learner_id, submission.assignment, fingerprints[index])
             if kept is None:
                 todo.append(index)
             else:
@@ -703,8 +704,8 @@ def autograde(folder: Path | str, root: Path = REPO_ROOT, echo: Callable[[str], 
     workdir = Path(workdir) if workdir is not None else None
     # learners' code runs without the instructor's database credentials (environment or .env)
     hidden = {key: None for key in _SECRET_VARIABLES}
-    with _environ(PATH=path, **_NO_DOTENV, **hidden), Grader(root, workdir, echo=echo, jobs=jobs, regrade=regrade) as grader, \
-            warnings.catch_warnings():
+    with _environ(PATH=path, **_NO_DOTENV, **hidden), \
+            Grader(root, workdir, echo=echo, jobs=jobs, regrade=regrade) as grader, warnings.catch_warnings():
         # nbgrader's gradebook trips SQLAlchemy's autoflush warnings on every new submission; harmless.
         from sqlalchemy.exc import SAWarning
 

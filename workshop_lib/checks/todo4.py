@@ -179,7 +179,8 @@ def _connection_still_works(grader: _Grader, conn: Any) -> None:
         grader.fail(f"the workshop's database connection no longer works after your function ran "
                     f"({type(exc).__name__}: {exc}).",
                     hint="never close agent_conn (conn.close() or `with agent_conn:`) in your own code: it "
-                         "belongs to the notebook; re-run the setup cell (it opens a new connection), then the cells after it.")
+                         "belongs to the notebook; re-run the setup cell (it opens a new connection), then the "
+                         "cells after it.")
 
 
 def _stored(grader: _Grader, conn: Any, memory_id: str, described: str, target: Any) -> Any:
