@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import graded_calls
 from ..todos import todo as registered_todo
-from .connection import _transaction_open
+from .connection import _connection_error, _transaction_open
 from .spies import _Log
 
 DEFAULT_TIMEOUT = 60.0                     # seconds one call of the learner's function may take
@@ -180,11 +180,8 @@ class _Grader:
         except RuntimeError:
             self.fail("no workshop is running in this kernel.",
                       hint="run the setup cell at the top of the notebook (ws = workshop_lib.start(...)) first.")
-        try:
-            with ws.conn.cursor() as cur:
-                cur.execute("SELECT 1 FROM dual")
-                cur.fetchall()
-        except Exception as exc:  # noqa: BLE001 - any failure means the connection is unusable
+        exc = _connection_error(ws.conn)
+        if exc is not None:
             self.fail(f"the workshop's database connection does not work ({type(exc).__name__}: {exc}).",
                       hint="re-run the notebook's setup cell (it opens a new connection), then the cells "
                            "after it; never close agent_conn in your own code.")
@@ -263,19 +260,30 @@ class _Grader:
                            "what the check compares you with, so it cannot count as your answer.")
         return box.get("value"), error
 
-    def raised(self, described: str, error: BaseException) -> None:
-        """Fail because the learner's call raised ``error`` unexpectedly (with where and a hint)."""
-        hint = "read the error and the line it points at, fix the function, re-run its cell and this check."
-        if isinstance(error, TypeError) and "argument" in str(error):
-            hint = ("keep the signature given in the TODO (parameter names and defaults): the check calls "
-                    f"{described}.")
-        self.fail(f"{described} raised {type(error).__name__}: {error}", got=_where(error), hint=hint)
+    def raised(self, described: str, error: BaseException, *, why: str | None = None,
+               hint: str | None = None) -> None:
+        """Fail because the learner's call raised ``error`` unexpectedly (with where and a hint).
+
+        ``why`` says what about this call a correct function handles (appended
+        to the message) and ``hint`` replaces the general advice.
+        """
+        if hint is None:
+            hint = "read the error and the line it points at, fix the function, re-run its cell and this check."
+            if isinstance(error, TypeError) and "argument" in str(error):
+                hint = ("keep the signature given in the TODO (parameter names and defaults): the check calls "
+                        f"{described}.")
+        self.fail(f"{described} raised {type(error).__name__}: {error}" + (f" — {why}" if why else ""),
+                  got=_where(error), hint=hint)
 
     def call(self, described: str, *args: Any, **kwargs: Any) -> list[Any]:
         """Run the learner's function (see :meth:`run`); its result, which must be a list."""
         value, error = self.run(described, *args, **kwargs)
         if error is not None:
             self.raised(described, error)
+        return self.as_list(described, value)
+
+    def as_list(self, described: str, value: Any) -> list[Any]:
+        """``value``, which the learner's function returned, when it is a list; else fail saying what it is."""
         if value is None:
             self.fail(f"{described} returned None.", expected="a list",
                       hint="end the function with `return <your list>` (a missing return gives None).")

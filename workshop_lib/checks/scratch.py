@@ -119,6 +119,16 @@ def _add_probes(grader: _Grader, ws: Any, text: str, specs: list[tuple[str, str,
     return probes
 
 
+def _kindless_probe(grader: _Grader, ws: Any, text: str) -> str:
+    """Add a short-lived memory with ``text`` whose metadata has no kind (as OAMP's own writes have none);
+    returns its id. A tool_output filter without NVL drops it, although it is not tool output."""
+    record_id = f"{PROBE_PREFIX}{new_probe_run()}-no-kind"
+    grader.stack.callback(_delete_probe, ws, record_id)
+    ws.memory_client.add_memory(text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=record_id,
+                                metadata={"subject": f"{CHECK_SCHEMA}.PROBE#no-kind"})
+    return record_id
+
+
 def _probe_reason(probe: _Probe) -> str:
     return {
         "tool-output": "a tool_output memory (kind == 'tool_output' must be dropped)",

@@ -10,7 +10,7 @@ from .connection import _transaction_open
 from .harness import _Grader, _listed, _short
 from .scratch import (
     CHECK_SCHEMA,
-    _delete_probe,
+    _kindless_probe,
     _probe_hits,
     _probe_reason,
     _remove_stale_probes,
@@ -95,10 +95,7 @@ def todo2(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
         probe_text = "Workshop check probe: which berth log records the tug assignments of arriving vessels?"
         probes = _scope_probes(grader, ws, probe_text)
-        kindless = probes[0].record_id.rsplit("-", 1)[0] + "-no-kind"
-        grader.stack.callback(_delete_probe, ws, kindless)
-        ws.memory_client.add_memory(probe_text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=kindless,
-                                    metadata={"subject": f"{CHECK_SCHEMA}.PROBE#no-kind"})
+        _kindless_probe(grader, ws, probe_text)
         got = grade(probe_text, 5)
         leaked = _probe_hits([r.get("subject") for r in got], probes, lambda p: f"{CHECK_SCHEMA}.PROBE#{p.why}")
         if leaked:

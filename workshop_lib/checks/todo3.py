@@ -21,9 +21,8 @@ from .rankings import (
     _worst_score,
 )
 from .scratch import (
-    CHECK_SCHEMA,
     _add_probes,
-    _delete_probe,
+    _kindless_probe,
     _probe_hits,
     _probe_reason,
     _remove_stale_probes,
@@ -49,6 +48,11 @@ SELECT source_id, source_record_type, source_emb_column, chunk_seq + 1, :chunk_t
        agent_id, status, VECTOR_EMBEDDING({EMBED_MODEL} USING :chunk_text AS DATA)
 FROM {CHUNKS_TABLE}
 WHERE source_id = :record_id AND chunk_seq = 1"""
+
+
+#: What both legs keep: valid memories of the workshop's user and agent, tool output left out (NVL: kindless stays).
+_BOTH_LEGS = ("both legs need: m.status = 'valid' AND m.user_id = :user_id AND m.agent_id = :agent_id AND "
+              "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")
 
 
 def _wrong_leg_hint(ws: Any, query: str, leg: str, rid: str, rank: int, per_list: int) -> str | None:
@@ -109,10 +113,7 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
         probe_text = "Workshop check probe: berth log of tug assignments for arriving vessels"
         probes = _scope_probes(grader, ws, probe_text)
-        kindless = probes[0].record_id.rsplit("-", 1)[0] + "-no-kind"   # a memory written without a kind
-        grader.stack.callback(_delete_probe, ws, kindless)
-        ws.memory_client.add_memory(probe_text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=kindless,
-                                    metadata={"subject": f"{CHECK_SCHEMA}.PROBE#no-kind"})
+        kindless = _kindless_probe(grader, ws, probe_text)
         multi = _add_probes(grader, ws, _LONG_PROBE, [("two-chunks", ws.user_id, ws.agent_id, "guideline")])[0]
         try:
             with ws.conn.cursor() as cur:
@@ -125,9 +126,7 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         leaked = _probe_hits([r.get("record_id") for r in rows], probes, lambda p: p.record_id)
         if leaked:
             grader.fail(f"{grader.name}({probe_text!r}, k=20, per_list=10) returned {_probe_reason(leaked[0])}.",
-                        hint="both legs need: m.status = 'valid' AND m.user_id = :user_id AND "
-                             "m.agent_id = :agent_id AND NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> "
-                             "'tool_output'.")
+                        hint=_BOTH_LEGS)
 
 
 def _grade_top_hit(grader: _Grader, query: str, rows: list[dict[str, Any]],
@@ -161,25 +160,21 @@ _NO_WORDS = "?? -- !!"
 
 def _grade_without_keywords(grader: _Grader, ws: Any, scope: dict[str, Any]) -> None:
     """A question with no searchable word must still be answered (by the vector leg), not raise."""
-    try:
-        _grade_hybrid(grader, ws, scope, _NO_WORDS, 3, None, None)
-    except CheckFailure as problem:
-        first = str(problem).splitlines()[0]
-        if f"{grader.name}({_NO_WORDS!r}, k=3) raised " not in first:
-            raise
-        grader.fail(first.split(" failed: ", 1)[1] + f" — for a question with no searchable word, "
-                    f"text_query({_NO_WORDS!r}) returns None and CONTAINS needs a query.",
-                    hint="kw = text_query(query) or '<a term that matches nothing>' (the markdown above names one), "
-                         "so the keyword leg is empty and the vector leg still answers.")
+    _grade_hybrid(grader, ws, scope, _NO_WORDS, 3, None, None, raised=(
+        f"for a question with no searchable word, text_query({_NO_WORDS!r}) returns None and CONTAINS needs a "
+        "query.", "kw = text_query(query) or '<a term that matches nothing>' (the markdown above names one), so "
+                  "the keyword leg is empty and the vector leg still answers."))
 
 
 def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k: int | None,
                   per_list: int | None, rrf_k: int | None, *, kindless: str | None = None,
-                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                  raised: tuple[str, str] | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Grade one call of the learner's function; returns its rows and the reference's for the same call.
 
     ``kindless`` names a memory without a kind that matches ``query`` best: it
     must come back (checked before the ranks, which its absence would shift).
+    ``raised`` is (why, hint) for a call that raises: what about this query a
+    correct function handles.
     """
     from .. import reference
 
@@ -197,10 +192,14 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
     was_open = _transaction_open(ws.conn)
     try:
         with grader.lent(lent):
-            rows = grader.call(described, query, **args)
+            value, error = grader.run(described, query, **args)
     finally:
         log.live = False
         conn_spy.restore()
+    if error is not None:
+        why, hint = raised or (None, None)
+        grader.raised(described, error, why=why, hint=hint)
+    rows = grader.as_list(described, value)
     grader.after_call(log, ws.conn, was_open)
 
     executes = len(log.statements)
@@ -376,9 +375,7 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
                 elif agent_id != ws.agent_id:
                     why = f"a memory of another agent ({agent_id}); scope both legs with m.agent_id = :agent_id"
             grader.fail(f"{described} returned {rid!r}: {why}.",
-                        hint="both legs need: m.status = 'valid' AND m.user_id = :user_id AND "
-                             "m.agent_id = :agent_id AND NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> "
-                             "'tool_output'.")
+                        hint=_BOTH_LEGS)
     for row in rows:
         rid = row["record_id"]
         for key, bounds, label in (("r_vec", rk.vec_bounds, "vector"), ("r_txt", rk.txt_bounds, "keyword")):

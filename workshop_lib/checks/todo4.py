@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..config import MEMORY_TABLE
-from .connection import _fetch, _transaction_open
+from .connection import _connection_error, _fetch, _transaction_open
 from .harness import _WRITE_VERBS, _Grader, _short, _statement_verb
 from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 from .spies import _ConnectionSpy, _Log
@@ -173,9 +173,8 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
 def _connection_still_works(grader: _Grader, conn: Any) -> None:
     """Fail, naming the learner's mistake, when the shared connection no longer answers after their call."""
-    try:
-        _fetch(conn, "SELECT 1 FROM dual")
-    except Exception as exc:  # noqa: BLE001 - any failure means the function broke the connection
+    exc = _connection_error(conn)
+    if exc is not None:
         grader.fail(f"the workshop's database connection no longer works after your function ran "
                     f"({type(exc).__name__}: {exc}).",
                     hint="never close agent_conn (conn.close() or `with agent_conn:`) in your own code: it "
