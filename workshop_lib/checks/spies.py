@@ -143,20 +143,35 @@ class _ClientSpy:
         return getattr(self._client, name)
 
 
-def _rerank_spy(real: Callable[..., Any], log: _Log) -> Callable[..., Any]:
+def _signature_of(fn: Any) -> inspect.Signature | None:
+    """``fn``'s signature, or None for a callable that has none to read."""
     try:
-        signature: inspect.Signature | None = inspect.signature(real)
+        return inspect.signature(fn)
     except (TypeError, ValueError):
-        signature = None
+        return None
+
+
+def _bound_arguments(signature: inspect.Signature | None, args: tuple[Any, ...],
+                     kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments by parameter name, defaults filled in (the keywords alone without a signature).
+
+    Raises TypeError, as the call itself would, when they do not fit the signature.
+    """
+    if signature is None:
+        return dict(kwargs)
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _rerank_spy(real: Callable[..., Any], log: _Log) -> Callable[..., Any]:
+    signature = _signature_of(real)
 
     def rerank(*args: Any, **kwargs: Any) -> Any:
         log.require_live()
         arguments: dict[str, Any] = dict(kwargs)
-        if signature is not None:
-            with contextlib.suppress(TypeError):
-                bound = signature.bind(*args, **kwargs)
-                bound.apply_defaults()
-                arguments = dict(bound.arguments)
+        with contextlib.suppress(TypeError):
+            arguments = _bound_arguments(signature, args, kwargs)
         candidates = arguments.get("candidates")
         snapshot = [dict(c) if isinstance(c, Mapping) else c for c in candidates] \
             if isinstance(candidates, list) else candidates

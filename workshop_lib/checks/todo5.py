@@ -8,6 +8,7 @@ from typing import Any
 
 from ..agent.grounded import AGENT_PROMPT
 from .harness import _Grader, _short
+from .spies import _bound_arguments, _signature_of
 from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 
 #: What this check's run imports on first use (run_agent's model call: litellm, seconds). A warm grading
@@ -70,11 +71,10 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
 def _check_signature(grader: _Grader) -> None:
     """The cells after the TODO call ``grounded_answer(question)``: k must default to 3, as the TODO says."""
-    try:
-        parameters = inspect.signature(grader.fn).parameters
-    except (TypeError, ValueError):
+    signature = _signature_of(grader.fn)
+    if signature is None:
         return
-    k = parameters.get("k")
+    k = signature.parameters.get("k")
     if k is None or k.default != 3:
         got = "no parameter k" if k is None else ("k without a default" if k.default is inspect.Parameter.empty
                                                   else f"k={k.default!r}")
@@ -97,28 +97,25 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
     library_calls: list[str] = []
     bad_calls: list[tuple[str, TypeError]] = []
     real_retrieve, real_run = scope["retrieve_knowledge"], scope["run_agent"]
+    signatures = {"retrieve_knowledge": _signature_of(real_retrieve), "run_agent": _signature_of(real_run)}
 
-    def bindable(name: str, fn: Any, *args: Any, **kwargs: Any) -> None:
+    def arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         try:
-            inspect.signature(fn).bind(*args, **kwargs)
+            return _bound_arguments(signatures[name], args, kwargs)
         except TypeError as exc:   # the learner's call, not the learner's function: say so after the run
             bad_calls.append((name, exc))
             raise
-        except ValueError:   # no signature to read: let the call itself decide
-            pass
 
     def retrieve_spy(*args: Any, **kwargs: Any) -> Any:
-        bindable("retrieve_knowledge", real_retrieve, *args, **kwargs)
+        call = arguments("retrieve_knowledge", args, kwargs)
         hits = real_retrieve(*args, **kwargs)
-        retrievals.append({"args": args, "kwargs": kwargs, "hits": hits})
+        retrievals.append({**call, "hits": hits})
         return hits
 
     def run_spy(*args: Any, **kwargs: Any) -> Any:
-        bindable("run_agent", real_run, *args, **kwargs)
-        messages, rest = (args[0], args[1:]) if args else (kwargs.get("messages"), ())
+        call = arguments("run_agent", args, kwargs)
         result = real_run(*args, **kwargs)
-        runs.append({"messages": [dict(m) for m in messages], "args": rest,
-                     "kwargs": {key: value for key, value in kwargs.items() if key != "messages"}, "run": result})
+        runs.append({**call, "messages": [dict(m) for m in call.get("messages") or []], "run": result})
         return result
 
     real_reference = reference.grounded_answer
@@ -155,9 +152,7 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
         grader.fail(f"{described} called retrieve_knowledge {len(retrievals)} times; it retrieves once per question.",
                     hint="hits = retrieve_knowledge(question, k=k, kinds=['correction']) — once, before the loop.")
     call = retrievals[0]
-    asked = call["args"][0] if call["args"] else call["kwargs"].get("query")
-    got_k = call["args"][1] if len(call["args"]) > 1 else call["kwargs"].get("k", 5)
-    got_kinds = call["args"][2] if len(call["args"]) > 2 else call["kwargs"].get("kinds")
+    asked, got_k, got_kinds = call.get("query"), call.get("k"), call.get("kinds")
     if asked != question:
         grader.fail(f"{described} searched for {asked!r} instead of the question.",
                     hint="pass the question itself to retrieve_knowledge.")
@@ -174,7 +169,7 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
         grader.fail(f"{described} ran the agent loop {len(runs)} times; one run answers one question.",
                     hint="run = run_agent(messages, tools=agent_tools) — once.")
     sent = runs[0]["messages"]
-    tools = runs[0]["kwargs"].get("tools", runs[0]["args"][0] if runs[0]["args"] else None)
+    tools = runs[0].get("tools")
     if tools is not scope["agent_tools"]:
         which = "without the notebook's tools" if tools is None else \
             f"with tools other than the notebook's agent_tools ({_short(tools, 80)})"
