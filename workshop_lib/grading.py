@@ -568,18 +568,26 @@ class Grader:
         finally:
             shutil.rmtree(home, ignore_errors=True)
 
-    def _kept(self, learner_id: str, assignment: str, key: str) -> tuple[dict[str, TodoScore], list[str]] | None:
-        """The result an earlier run in this workdir kept for the submission, if it still holds (grade_results)."""
+    def _kept(self, items: list[tuple[Submission, str]],
+              fingerprints: list[str]) -> dict[int, tuple[dict[str, TodoScore], list[str]]]:
+        """The results an earlier run in this workdir kept for ``items`` that still hold, by index (grade_results).
+
+        A kept result holds while its fingerprint matches and the gradebook still
+        has the submission (formgrader, export and feedback read it there).
+        """
         from nbgrader.api import Gradebook, MissingEntry
 
-        kept = grade_results.load(self.course, learner_id, assignment, key, TodoScore)
-        if kept is None:
-            return None
-        with Gradebook(self.db_url) as gb:   # the gradebook must still have it (formgrader, export, feedback)
-            try:
-                gb.find_submission(assignment, learner_id)
-            except MissingEntry:
-                return None
+        kept = {index: result for index, ((submission, learner_id), key) in enumerate(zip(items, fingerprints))
+                if (result := grade_results.load(self.course, learner_id, submission.assignment, key,
+                                                 TodoScore)) is not None}
+        if kept:
+            with Gradebook(self.db_url) as gb:   # one session for them all
+                for index in list(kept):
+                    submission, learner_id = items[index]
+                    try:
+                        gb.find_submission(submission.assignment, learner_id)
+                    except MissingEntry:
+                        del kept[index]
         return kept
 
     def _grade_at_once(self, items: list[tuple[Submission, str]],
@@ -641,14 +649,11 @@ class Grader:
             grade_results.save(self.course, learner_id, submission.assignment, fingerprints[index], scores, notes)
             self.echo(f"graded {score_line(index, scores)} ({seconds:.1f} s)")
 
-        todo = []
-        for index, (submission, learner_id) in enumerate(items):
-            kept = None if self.regrade else self._kept(learner_id, submission.assignment, fingerprints[index])
-            if kept is None:
-                todo.append(index)
-            else:
-                results[index] = kept
-                self.echo(f"unchanged since the last run: {score_line(index, kept[0])}")
+        kept = {} if self.regrade else self._kept(items, fingerprints)
+        for index, result in sorted(kept.items()):
+            results[index] = result
+            self.echo(f"unchanged since the last run: {score_line(index, result[0])}")
+        todo = [index for index in range(len(items)) if index not in kept]
         if self.jobs > 1 and len(todo) > 1:
             left_of_todo, broken = self._grade_at_once([items[i] for i in todo],
                                                        lambda i, *result: finished(todo[i], *result))
