@@ -288,3 +288,39 @@ def mutant_kind_filter_without_nvl(query, k=5, per_list=30, rrf_k=60):
     """Filters tool output with JSON_VALUE(...) <> 'tool_output' alone: a memory without a kind (NULL) vanishes."""
     scope = SCOPE.replace("NVL(JSON_VALUE(m.metadata, '$.kind'), 'none')", "JSON_VALUE(m.metadata, '$.kind')")
     return _run(_sql(vec_scope=scope, txt_scope=scope), query, k, per_list, rrf_k)
+
+
+def mutant_average_chunk_distance(query, k=5, per_list=30, rrf_k=60):
+    """Ranks a memory by the average distance of its chunks, not by its best chunk."""
+    sql = _sql(vec_rank="ROW_NUMBER() OVER (ORDER BY AVG(VECTOR_DISTANCE(c.embedding, "
+                        "VECTOR_EMBEDDING({model} USING :q AS DATA), COSINE)), c.source_id)")
+    return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_descending_tiebreak(query, k=5, per_list=30, rrf_k=60):
+    """Breaks ties by record id descending in both legs and the fusion: ties come out in the wrong order."""
+    sql = _sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embedding, "
+                        "VECTOR_EMBEDDING({model} USING :q AS DATA), COSINE)), c.source_id DESC)",
+               txt_rank="ROW_NUMBER() OVER (ORDER BY SCORE(1) DESC, m.record_id DESC)",
+               order="rrf_score DESC, f.record_id DESC")
+    return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_largest_chunk_distance(query, k=5, per_list=30, rrf_k=60):
+    """Ranks a memory by its farthest chunk (MAX), not by its closest."""
+    sql = _sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MAX(VECTOR_DISTANCE(c.embedding, "
+                        "VECTOR_EMBEDDING({model} USING :q AS DATA), COSINE)), c.source_id)")
+    return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_keyword_tiebreak_descending(query, k=5, per_list=30, rrf_k=60):
+    """Breaks keyword-leg ties by record id descending (the fused order is right)."""
+    return _run(_sql(txt_rank="ROW_NUMBER() OVER (ORDER BY SCORE(1) DESC, m.record_id DESC)"), query, k, per_list,
+                rrf_k)
+
+
+def mutant_vector_tiebreak_descending(query, k=5, per_list=30, rrf_k=60):
+    """Breaks vector-leg ties by record id descending (the fused order is right)."""
+    sql = _sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embedding, "
+                        "VECTOR_EMBEDDING({model} USING :q AS DATA), COSINE)), c.source_id DESC)")
+    return _run(sql, query, k, per_list, rrf_k)

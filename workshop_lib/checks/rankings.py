@@ -14,12 +14,16 @@ from .connection import _fetch
 SENTINEL = 999999                          # rank of a memory a leg did not return
 
 
-def _leg_sql(leg: str, *, scoped: bool = True, drop_tool_output: bool = True, valid_only: bool = True) -> str:
+def _leg_sql(leg: str, *, scoped: bool = True, drop_tool_output: bool = True, valid_only: bool = True,
+             aggregate: str = "MIN") -> str:
     """The check's own ranking query for one leg (vector: best chunk distance; keyword: SCORE).
 
-    ``scoped`` / ``drop_tool_output`` / ``valid_only`` off give the rankings
-    of typical wrong legs, used only to explain a failure.
+    ``scoped`` / ``drop_tool_output`` / ``valid_only`` off, or another
+    ``aggregate`` of a memory's chunk distances than MIN, give the rankings of
+    typical wrong legs, used only to explain a failure.
     """
+    if aggregate not in ("MIN", "AVG", "MAX"):
+        raise ValueError(f"aggregate must be MIN, AVG or MAX, not {aggregate!r}")
     where = ["c.source_record_type = 'memory'"] if leg == "vector" else ["CONTAINS(m.content, :kw, 1) > 0"]
     if valid_only:
         where += ["c.status = 'valid'"] if leg == "vector" else []
@@ -31,13 +35,13 @@ def _leg_sql(leg: str, *, scoped: bool = True, drop_tool_output: bool = True, va
     if leg == "vector":
         # the question is embedded once (CTE q), not once per chunk row inside the aggregate
         return (f"WITH q AS (SELECT VECTOR_EMBEDDING({EMBED_MODEL} USING :q AS DATA) AS v FROM dual) "
-                "SELECT c.source_id, MIN(VECTOR_DISTANCE(c.embedding, q.v, COSINE)) AS distance "
+                f"SELECT c.source_id, {aggregate}(VECTOR_DISTANCE(c.embedding, q.v, COSINE)) AS distance "
                 f"FROM {CHUNKS_TABLE} c JOIN {MEMORY_TABLE} m ON m.record_id = c.source_id CROSS JOIN q "
                 "WHERE " + " AND ".join(where) + " GROUP BY c.source_id")
     return f"SELECT m.record_id, SCORE(1) AS score FROM {MEMORY_TABLE} m WHERE " + " AND ".join(where)
 
 
-def _leg_values(ws: Any, query: str, leg: str, **variant: bool) -> dict[str, float]:
+def _leg_values(ws: Any, query: str, leg: str, **variant: Any) -> dict[str, float]:
     from ..retrieval import text_query
 
     binds: dict[str, Any] = {}

@@ -157,8 +157,8 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
                     hint="cur.execute(sql, owner=owner) with WHERE t.owner = :owner in the SQL.")
     order = [str(f.subject).split(".", 1)[1] for f in facts]
     if order != sorted(order):
-        grader.fail(f"{described} returned the tables out of order.", expected=_listed(sorted(order)), got=_listed(order),
-                    hint="ORDER BY t.table_name (ascending).")
+        grader.fail(f"{described} returned the tables out of order.", expected=_listed(sorted(order)),
+                    got=_listed(order), hint="ORDER BY t.table_name (ascending).")
     for fact in facts:
         table = str(fact.subject).split(".", 1)[1]
         wanted_meta = {"owner": owner, "table": table, "source": "catalog_scanner"}

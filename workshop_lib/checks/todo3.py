@@ -37,6 +37,13 @@ _LONG_PROBE = ("Workshop check probe: harbour notes kept by the port authority. 
     f"Note {i}: pilots board inbound ships at the outer anchorage and report to the harbour master."
     for i in range(1, 9)))
 
+#: Cosine distances from the last probe question: ~0.05 and ~0.33 (_LONG_PROBE is ~0.48 away, its average
+#: with the question itself as a second chunk ~0.24).
+_BETWEEN_PROBES = (
+    ("Workshop check probe: tug assignments logged per berth for vessels arriving in port", "nearer-than-average"),
+    ("Workshop check probe: berth occupancy report for the container terminal", "farther-than-average"),
+)
+
 _RECORD_SQL = f"""SELECT m.user_id, m.agent_id, JSON_VALUE(m.metadata, '$.kind') AS kind,
        JSON_VALUE(m.metadata, '$.subject') AS subject, DBMS_LOB.SUBSTR(m.content, 500, 1) AS content, m.status
 FROM {MEMORY_TABLE} m
@@ -55,9 +62,14 @@ _BOTH_LEGS = ("both legs need: m.status = 'valid' AND m.user_id = :user_id AND m
               "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")
 
 
-def _wrong_leg_hint(ws: Any, query: str, leg: str, rid: str, rank: int, per_list: int) -> str | None:
-    """Explain a wrong rank by the wrong leg that would give it (tool output kept, scope or status filter missing)."""
-    for variant, hint in (
+def _wrong_leg_hint(ws: Any, query: str, leg: str, ranks: dict[str, int], per_list: int) -> str | None:
+    """Explain a leg's wrong ranks by the typical wrong leg that gives all of them, if one does.
+
+    ``ranks`` holds the leg's rank of every returned row: a variant that fits
+    one row but not the others (e.g. tool output kept, when no tool output came
+    back) is not the learner's mistake, so it is not named.
+    """
+    variants: list[tuple[dict[str, Any], str]] = [
         ({"drop_tool_output": False}, ("your {leg} leg keeps tool_output memories: add "
                                        "NVL(JSON_VALUE(m.metadata, '$.kind'), 'none') <> 'tool_output'.")),
         ({"scoped": False}, "your {leg} leg is not scoped: add m.user_id = :user_id AND m.agent_id = :agent_id."),
@@ -65,10 +77,16 @@ def _wrong_leg_hint(ws: Any, query: str, leg: str, rid: str, rank: int, per_list
          "your {leg} leg is neither scoped to the user/agent nor free of tool_output memories."),
         ({"valid_only": False}, "your {leg} leg keeps drafts and discarded memories: keep only "
                                 "m.status = 'valid' memories in both legs."),
-    ):
+    ]
+    if leg == "vector":
+        variants += [({"aggregate": aggregate}, f"your vector leg ranks a memory by the {what} of its chunks' "
+                                                "distances: rank it by its closest chunk, MIN(VECTOR_DISTANCE("
+                                                "c.embedding, q.v, COSINE)) with GROUP BY c.source_id.")
+                     for aggregate, what in (("AVG", "average"), ("MAX", "largest"))]
+    for variant, hint in variants:
         values = _leg_values(ws, query, leg, **variant)
         bounds = _bounds(values, smaller_is_better=(leg == "vector"), eps=1e-6 if leg == "vector" else 1e-9)
-        if _leg_rank_ok(bounds, rid, rank, per_list):
+        if all(_leg_rank_ok(bounds, rid, rank, per_list) for rid, rank in ranks.items()):
             return hint.format(leg=leg)
     return None
 
@@ -82,7 +100,7 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     searchable word answered, not raised on) and
     validates every row against rankings the check computes itself (vector
     ranks from VECTOR_DISTANCE over each memory's best chunk, keyword ranks
-    from Oracle Text SCORE; ties may be broken either way): int ranks, the
+    from Oracle Text SCORE; ties go to the smaller record id): int ranks, the
     999999 sentinel exactly when a leg's top ``per_list`` misses the memory,
     ``rrf_score == 1/(rrf_k + r_vec) + 1/(rrf_k + r_txt)``, sorted
     descending, the right top ``k``, content ≤ 500 characters matching the
@@ -94,7 +112,10 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     both legs contributing; probe memories (tool output, another user,
     another agent, a draft, one without a kind, a memory with two chunks)
     check scoping, the tool_output exclusion (NVL: a memory without a kind
-    stays), the valid-only filter and one row per memory.
+    stays), the valid-only filter, one row per memory ranked by its closest
+    chunk (two probes between the two-chunk memory's best chunk and its
+    average, and between its average and its farthest chunk), and ties broken by ascending record id in each leg and
+    in the fused order.
     """
     grader = _Grader(3, fn, timeout)
     with grader.session():
@@ -115,6 +136,11 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         probes = _scope_probes(grader, ws, probe_text)
         kindless = _kindless_probe(grader, ws, probe_text)
         multi = _add_probes(grader, ws, _LONG_PROBE, [("two-chunks", ws.user_id, ws.agent_id, "guideline")])[0]
+        # one memory nearer the question than the average of multi's two chunks (farther than its best), one
+        # between that average and its farthest chunk: MIN, AVG and MAX of the chunk distances all rank multi
+        # differently
+        for text, suffix in _BETWEEN_PROBES:
+            _add_probes(grader, ws, text, [(suffix, ws.user_id, ws.agent_id, "guideline")])
         try:
             with ws.conn.cursor() as cur:
                 cur.execute(_EXTRA_CHUNK_SQL, chunk_text=probe_text, record_id=multi.record_id)
@@ -245,6 +271,7 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
     try:
         _validate_rows(grader, f"the reference for {described}", ws, query, expected, rankings, k_eff, p_eff,
                        rrf_eff)
+        _check_tie_order(grader, f"the reference for {described}", expected, rankings)
     except CheckFailure as problem:
         grader.fail("the check cannot grade this call: the workshop's reference implementation disagrees with "
                     "the rankings the check computes (" + str(problem).splitlines()[0] + ").",
@@ -253,6 +280,7 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
     _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff)
     if tree is not None:
         _check_orderings(grader, described, tree)
+    _check_tie_order(grader, described, rows, rankings)
     return rows, expected
 
 
@@ -316,6 +344,33 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
     if isinstance(tree, exp.Select) and not id_ordered(tree):
         grader.fail(f"{described}: rows tied on rrf_score must be ordered by record_id.",
                     hint="ORDER BY rrf_score DESC, f.record_id — ties then come out the same every time.")
+
+
+def _check_tie_order(grader: _Grader, described: str, rows: list[dict[str, Any]], rk: _Rankings) -> None:
+    """Ties go to the smaller record id, in each leg and in the fused order, as the instructions say.
+
+    Checked on the rows (after the statement's shape, which names a missing
+    tie-breaker as such): two returned memories tied on a leg's distance or
+    score must have their ranks in record-id order, and rows tied on
+    rrf_score must come out in record-id order.
+    """
+    for key, values, eps, label, what, column in (
+            ("r_vec", rk.distance, 1e-6, "vector", "distance", "c.source_id"),
+            ("r_txt", rk.score, 1e-9, "keyword", "score", "m.record_id")):
+        ranked = sorted((row[key], str(row["record_id"])) for row in rows
+                        if row[key] != SENTINEL and row["record_id"] in values)
+        for (rank_a, id_a), (rank_b, id_b) in itertools.combinations(ranked, 2):
+            if id_a > id_b and abs(values[id_a] - values[id_b]) <= eps:
+                grader.fail(f"{described}: the {label} leg ranks memories tied on {what} out of record-id order.",
+                            got=f"{id_a} ranked {rank_a}, {id_b} ranked {rank_b}",
+                            hint=f"ties go to the smaller record id: ORDER BY ..., {column} (ascending) in the "
+                                 "leg's ROW_NUMBER().")
+    for a, b in itertools.pairwise(rows):
+        if math.isclose(a["rrf_score"], b["rrf_score"], rel_tol=1e-12) and str(a["record_id"]) > str(b["record_id"]):
+            grader.fail(f"{described}: rows tied on rrf_score come out of record-id order.",
+                        got=f"{a['record_id']} before {b['record_id']}, both {a['rrf_score']:.10f}",
+                        hint="ORDER BY rrf_score DESC, f.record_id — ascending, so ties come out the same every "
+                             "time.")
 
 
 def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: list[Any], rk: _Rankings, k: int,
@@ -393,7 +448,7 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
                     should = f"{lo}" if lo == hi else f"{lo}..{hi} (tied)"
             else:
                 should = f"{SENTINEL} (the {label} leg does not find it)"
-            hint = _wrong_leg_hint(ws, query, label, rid, rank, per_list)
+            hint = _wrong_leg_hint(ws, query, label, {r["record_id"]: r[key] for r in rows}, per_list)
             if hint:
                 pass
             elif rank == 0 or (rid in bounds and rank == bounds[rid][0] - 1):
