@@ -97,6 +97,21 @@ def test_grounded_answer_may_retrieve_through_the_setup_cells_other_name(ws: Any
     assert namespace["library_retrieve_knowledge"] is todo5.retrieve_knowledge, "notebook globals must be restored"
 
 
+def test_a_function_taking_keyword_arguments_for_the_defaults_is_graded_by_its_calls(
+        ws: Any, capfd: pytest.CaptureFixture[str]) -> None:
+    """The signature check reads defaults it can see; ``**kwargs`` in place of k and kinds is left to the calls."""
+    namespace = vars(todo2)
+    exec(textwrap.dedent("""
+        def wrapped_retrieve_knowledge(query, **options):
+            return solution(query, **options)
+    """), namespace)  # noqa: S102 - test code written right here
+    try:
+        checks.todo2(namespace["wrapped_retrieve_knowledge"])
+    finally:
+        namespace.pop("wrapped_retrieve_knowledge")
+    assert capfd.readouterr().out == "TODO 2 passed — retrieve_knowledge\n"
+
+
 def test_calling_the_library_versions_fails_with_what_happened(ws: Any, capfd: pytest.CaptureFixture[str]) -> None:
     """A TODO that hands its work to workshop_lib.reference fails, under any import alias, and says so."""
     ns = notebook(ws, """
@@ -206,6 +221,9 @@ REASONS = {
     (3, "mutant_average_chunk_distance"): "ranks a memory by the average of its chunks' distances",
     (3, "mutant_largest_chunk_distance"): "ranks a memory by the largest of its chunks' distances",
     (3, "mutant_descending_tiebreak"): "out of record-id order",
+    (3, "mutant_default_per_list_changed"): "has per_list=20; the TODO's signature is hybrid_rrf_search_memories(",
+    (1, "mutant_user_tab_comments"): "says the table has no comment, but ALL_TAB_COMMENTS has one",
+    (2, "mutant_default_k_changed"): "has k=3; the TODO's signature is retrieve_knowledge(query, k=5, kinds=None)",
     (3, "mutant_keyword_tiebreak_descending"): "the keyword leg ranks memories tied on score out of record-id order",
     (3, "mutant_vector_tiebreak_descending"): "the vector leg ranks memories tied on distance out of record-id order",
     (3, "mutant_no_keyword_fallback"): "for a question with no searchable word, text_query('?? -- !!') returns None",

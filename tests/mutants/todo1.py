@@ -187,3 +187,17 @@ def mutant_query_df(conn, owner):
     rows = query_df(TABLES_SQL, owner=owner).itertuples(index=False, name=None)
     return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
                  metadata=_meta(owner, table)) for table, comment in rows]
+
+
+def mutant_user_tab_comments(conn, owner):
+    """Reads the comments from USER_TAB_COMMENTS: the connected user's, so another owner's tables lose theirs."""
+    owner = owner.upper()
+    sql = """SELECT t.table_name, c.comments
+    FROM all_tables t
+    LEFT JOIN user_tab_comments c ON c.table_name = t.table_name
+    WHERE t.owner = :owner AND t.secondary = 'N'
+    ORDER BY t.table_name"""
+    with conn.cursor() as cur:
+        cur.execute(sql, owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t)) for t, c in rows]

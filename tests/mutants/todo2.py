@@ -199,3 +199,8 @@ def mutant_drops_kindless_memories(query, k=5, kinds=None):
     candidates = [c for c in map(_candidate, results) if c["kind"] not in ("tool_output", None)
                   and (wanted is None or c["kind"] in wanted)]
     return rerank(query, candidates, top_k=k, content_key="body")
+
+
+def mutant_default_k_changed(query, k=3, kinds=None):
+    """Changes the signature's default k from 5 to 3: a call without k returns 3 memories."""
+    return solution(query, k, kinds)

@@ -324,3 +324,8 @@ def mutant_vector_tiebreak_descending(query, k=5, per_list=30, rrf_k=60):
     sql = _sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embedding, "
                         "VECTOR_EMBEDDING({model} USING :q AS DATA), COSINE)), c.source_id DESC)")
     return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_default_per_list_changed(query, k=5, per_list=20, rrf_k=60):
+    """Changes the signature's default per_list from 30 to 20."""
+    return solution(query, k, per_list, rrf_k)

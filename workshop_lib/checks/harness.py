@@ -149,6 +149,39 @@ class _Grader:
                 lines.append(f"  your function printed ({stream}, last lines):\n" + _indent(tail, "    "))
         raise CheckFailure("\n".join(lines))
 
+    # -- the TODO's signature
+    def check_signature(self) -> None:
+        """The learner's function keeps the defaults of the TODO's signature (``workshop_lib/todos.py``).
+
+        The cells after a TODO call the function without those arguments, and
+        so do some of the check's calls, so a changed or missing default is
+        named here rather than as the wrong result it leads to. A function
+        without a readable signature, or one that takes ``**kwargs`` in place
+        of a parameter, is left to the calls.
+        """
+        wanted = registered_todo(self.todo).signature
+        try:
+            signature = inspect.signature(self.fn)
+        except (TypeError, ValueError):
+            return
+        params = signature.parameters
+        flexible = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+        for name, default in _signature_defaults(wanted).items():
+            param = params.get(name)
+            if param is None:
+                if flexible:
+                    continue
+                got = f"no parameter {name}"
+            elif param.default is inspect.Parameter.empty:
+                got = f"{name} without a default"
+            elif type(param.default) is type(default) and param.default == default:
+                continue
+            else:
+                got = f"{name}={param.default!r}"
+            self.fail(f"{self.name} has {got}; the TODO's signature is {wanted}.",
+                      hint=f"def {wanted}: — the cells after the TODO, and the check, call it without {name}, "
+                           "relying on its default.")
+
     # -- the session around a whole check
     @contextlib.contextmanager
     def session(self) -> Iterator[_Grader]:
@@ -365,6 +398,19 @@ def _restore_shared_state(ws: Any) -> list[str]:
     except Exception as exc:  # noqa: BLE001 - say so, with the command that repairs it
         done.append(f"NOT everything ({type(exc).__name__}: {exc}) — run `workshop setup` before the next check")
     return done
+
+
+def _signature_defaults(signature: str) -> dict[str, Any]:
+    """The defaults a TODO's signature text gives, e.g. ``{'k': 5, 'kinds': None}`` for
+    ``retrieve_knowledge(query, k=5, kinds=None)``."""
+    import ast
+
+    tree = ast.parse(f"def {signature}: pass").body[0]
+    args = tree.args  # type: ignore[attr-defined]
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return {arg.arg: ast.literal_eval(node) for arg, node in pairs}
 
 
 def _indent(text: str, prefix: str) -> str:

@@ -132,6 +132,11 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
                         got=repr(fact.body),
                         hint="a table without a comment must say 'not documented (the table has no comment).', "
                              "never format None into the text.")
+        if fact.body != body and fact.body == table_body(owner, table, None):
+            grader.fail(f"{described}: the body of {fact.subject} says the table has no comment, but "
+                        f"ALL_TAB_COMMENTS has one for {fact.subject}.", expected=repr(body), got=_short(fact.body),
+                        hint="LEFT JOIN ALL_TAB_COMMENTS c ON c.owner = t.owner AND c.table_name = t.table_name: "
+                             "USER_TAB_COMMENTS holds only the connected user's tables, not the owner's.")
         if fact.body != body:
             grader.fail(f"{described}: the body of {fact.subject} is not in the required format.",
                         expected=repr(body), got=_short(fact.body),

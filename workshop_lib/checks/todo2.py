@@ -45,6 +45,7 @@ def todo2(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     with grader.session():
         ws = grader.workshop()
         scope = grader.globals_of(("memory_client", "rerank", "USER_ID", "AGENT_ID"))
+        grader.check_signature()
         _remove_stale_probes(ws)
 
         def grade(query: str, k: int | None = None, kinds: Any = None, *, pass_kinds: bool = False

@@ -122,6 +122,7 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         ws = grader.workshop()
         scope = grader.globals_of(("agent_conn", "MEMORY_TABLE", "ONNX_EMBED_MODEL", "text_query",
                                    "USER_ID", "AGENT_ID"))
+        grader.check_signature()
         _remove_stale_probes(ws)
 
         teu = "TEU 20-foot equivalent capacity unit for vessels"

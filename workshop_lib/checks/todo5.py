@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,6 @@ _ACCEPTED = (("accepted", "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLU
              ("accepted-2", "Check probe {run} correction: the unit of CHECK_SCHEMA.PROBE_COLUMN is the kilogram, "
                             "per container."))
 _DRAFT = "Check probe {run} correction: what unit does CHECK_SCHEMA.PROBE_COLUMN use? It holds pounds."
-_SIGNATURE = "grounded_answer(question, k=3)"
 
 
 def _kinds(value: Any) -> list[str] | None:
@@ -52,7 +50,7 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     with grader.session():
         ws = grader.workshop()
         scope = grader.globals_of(("retrieve_knowledge", "run_agent", "agent_tools"))
-        _check_signature(grader)
+        grader.check_signature()
         _remove_stale_probes(ws)
         run = new_probe_run()
         question = _QUESTION.format(run=run)
@@ -67,19 +65,6 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
         for k in (3, 1):
             _grade_once(grader, scope, reference, question, k, ids)
-
-
-def _check_signature(grader: _Grader) -> None:
-    """The cells after the TODO call ``grounded_answer(question)``: k must default to 3, as the TODO says."""
-    signature = _signature_of(grader.fn)
-    if signature is None:
-        return
-    k = signature.parameters.get("k")
-    if k is None or k.default != 3:
-        got = "no parameter k" if k is None else ("k without a default" if k.default is inspect.Parameter.empty
-                                                  else f"k={k.default!r}")
-        grader.fail(f"{grader.name} has {got}; the TODO's signature is {_SIGNATURE}.",
-                    hint=f"def {_SIGNATURE}: — the cells after the TODO call it with the question alone.")
 
 
 def _spied_names(scope: dict[str, Any], name: str) -> list[str]:
