@@ -126,3 +126,17 @@ def test_a_second_run_in_the_same_workdir_grades_only_what_changed(graded):
     assert changed["stdout"].count("unchanged since the last run: ") == 3
     assert changed["rows"] == graded["rows"]
     assert_gradebook_agrees_with_the_csv(changed)
+
+    # feedback for a run that no longer holds a learner the course folder has from before: one converter per
+    # assignment writes the pages of this run's learners only
+    submitted = base / "class" / f"one_todo_{P3}.ipynb"
+    aside = base / f"one_todo_{P3}.ipynb"
+    submitted.rename(aside)
+    try:
+        alone = grade_folder(base, csv_name="alone.csv", feedback=True)
+    finally:
+        aside.rename(submitted)
+    pages = sorted(p.relative_to(alone["feedback"]).as_posix() for p in alone["feedback"].rglob("*.html"))
+    assert pages == [f"untouched/{name}.html" for name in (P2, P3, P4)], alone["stdout"]
+    assert not (alone["course"] / "feedback" / "one_todo").exists(), "a learner outside the run got a page"
+    assert "feedback: 3 pages written to" in alone["stdout"]

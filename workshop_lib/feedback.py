@@ -41,26 +41,41 @@ def write_feedback(grader: Any, graded: list[tuple[str, str]], folder: Path | st
     ``grader`` is the open :class:`workshop_lib.grading.Grader` of the run (its
     course folder holds the executed notebooks and the gradebook). A
     submission whose notebook could not be run at all has no page; ``echo``
-    says so. Returns the pages written.
+    says so. One nbgrader converter writes all of an assignment's pages, so
+    its HTML templates are compiled once per assignment, not once per page;
+    learners the course folder holds from earlier runs but this run did not
+    grade are excluded from it. Returns the pages written.
     """
+    folder = Path(folder).resolve()   # nbgrader changes directory while it converts
+    learners: dict[str, list[str]] = {}
+    for learner_id, name in graded:
+        executed = grader.course / "autograded" / learner_id / name / f"{name}.ipynb"
+        if executed.is_file():
+            learners.setdefault(name, []).append(learner_id)
+        else:
+            echo(f"no feedback for {learner_id} / {name}: nbgrader could not run the notebook")
+    written = []
+    for name, ids in learners.items():
+        _convert(grader, name, ids)
+        for learner_id in ids:
+            page = folder / learner_id / f"{name}.html"
+            page.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(grader.course / "feedback" / learner_id / name / f"{name}.html", page)
+            written.append(page)
+    return sorted(written)
+
+
+def _convert(grader: Any, name: str, learner_ids: list[str]) -> None:
+    """nbgrader's GenerateFeedback over assignment ``name`` for exactly ``learner_ids`` (ids have no commas:
+    grading makes them of letters, digits and ``_.@-``)."""
     from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
     from nbgrader.converters import GenerateFeedback
     from nbgrader.preprocessors import ClearHiddenTests, GetGrades
 
-    folder = Path(folder).resolve()   # nbgrader changes directory while it converts
-    written = []
-    for learner_id, name in graded:
-        executed = grader.course / "autograded" / learner_id / name / f"{name}.ipynb"
-        if not executed.is_file():
-            echo(f"no feedback for {learner_id} / {name}: nbgrader could not run the notebook")
-            continue
-        converter = GenerateFeedback(coursedir=grader.coursedir(assignment_id=name, student_id=learner_id),
-                                     config=grader.config, log=grader.log)
-        converter.preprocessors = [GetGrades, ShortHiddenTracebacks, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
-        converter.force = True
-        converter.start()
-        page = folder / learner_id / f"{name}.html"
-        page.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(grader.course / "feedback" / learner_id / name / f"{name}.html", page)
-        written.append(page)
-    return written
+    others = sorted(path.parent.name for path in (grader.course / "autograded").glob(f"*/{name}")
+                    if path.parent.name not in set(learner_ids))
+    coursedir = grader.coursedir(assignment_id=name, student_id="*", student_id_exclude=",".join(others))
+    converter = GenerateFeedback(coursedir=coursedir, config=grader.config, log=grader.log)
+    converter.preprocessors = [GetGrades, ShortHiddenTracebacks, ClearHiddenTests, CSSHTMLHeaderPreprocessor]
+    converter.force = True
+    converter.start()
