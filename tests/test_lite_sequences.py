@@ -75,6 +75,9 @@ def test_one_number_per_row_and_currval_is_the_sessions_last(conn) -> None:
     run(conn, "UPDATE t SET twin = s.NEXTVAL WHERE name = 'v'")
     assert run(conn, "SELECT twin FROM t WHERE name = 'v'") == [(50,)]
     assert run(conn, "SELECT sequence_name, increment_by, last_number FROM user_sequences") == [("S", 10, 60)]
+    # through an alias too (the catalog keeps the numbers as text: each column is typed by its name)
+    assert run(conn, "SELECT q.sequence_name, q.increment_by, q.last_number, q.max_value FROM user_sequences q") \
+        == [("S", 10, 60, 10 ** 28 - 1)]
 
 
 def test_another_session_has_its_own_currval(conn, tmp_path) -> None:

@@ -113,6 +113,7 @@ class Source:
     table: str | None
     columns: list[tuple[str, str | None]]
     json_table: bool = False   # a JSON_TABLE: its columns are read from json_each's value (json_table.py)
+    dictionary: bool = False   # a dictionary view: columns unlisted, typed by name (catalog.DICTIONARY_TYPES)
 
 
 class Scope:
@@ -152,7 +153,7 @@ def _source_for_table(ctx: Context, table: exp.Table, ctes: dict[str, Source]) -
     if not table.args.get("db") and name == "DUAL" or (owner == "SYS" and name == "DUAL"):
         return Source(None, "DUAL", [("DUMMY", "VARCHAR2")])  # known, so names checked against it (semantics.py)
     if not table.args.get("db") and name in DICTIONARY_VIEWS or owner == "SYS":
-        return Source(None, None, [])
+        return Source(None, None, [], dictionary=True)
     cols = ctx.columns_of(owner, name)
     if not cols:
         raise error(ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, owner=owner, table=name)
@@ -296,7 +297,7 @@ def infer_type(node: exp.Expression, scope: Scope) -> str | None:
         return "JSON" if kind == "JSON" else ("NUMBER" if kind == "SDO_GEOMETRY" else None)
     if isinstance(node, exp.Column):
         src, name = scope.resolve(node)
-        if src is None:
+        if src is None or src.dictionary:   # an unqualified name no FROM item lists, or alias.column of a view
             return DICTIONARY_TYPES.get(name)
         for col, typ in src.columns:
             if col == name:
