@@ -19,6 +19,9 @@ from dataclasses import dataclass
 CATALOG_SCHEMA = "LITECAT"
 SDO_METADATA_TABLE = "SDO_GEOM_METADATA_TABLE"
 
+# CREATED (TABLES, VIEWS, INDEXES, SEQUENCES): when the object was created, UTC text as SQLite's datetime('now')
+# writes it (ALL_OBJECTS shows it as a local DATE); NULL for a view, index or sequence created before lite
+# recorded it (the column was added later: ensure_catalog).
 CATALOG_DDL = [
     # SECONDARY = 'Y': a table a domain index created for itself (a spatial index's MDRT_…$ table),
     # listed by the dictionary views as Oracle lists it, never created by a learner's DDL.
@@ -42,17 +45,17 @@ CATALOG_DDL = [
     """CREATE TABLE IF NOT EXISTS LITECAT.INDEXES (
         OWNER TEXT NOT NULL, INDEX_NAME TEXT NOT NULL, TABLE_OWNER TEXT NOT NULL,
         TABLE_NAME TEXT NOT NULL, COLUMN_NAMES TEXT NOT NULL, INDEX_TYPE TEXT NOT NULL,
-        UNIQUENESS TEXT NOT NULL, ITYP_OWNER TEXT, ITYP_NAME TEXT, PARAMETERS TEXT,
+        UNIQUENESS TEXT NOT NULL, ITYP_OWNER TEXT, ITYP_NAME TEXT, PARAMETERS TEXT, CREATED TEXT,
         PRIMARY KEY (OWNER, INDEX_NAME))""",
     # Sequences: numbers as text (NOMAXVALUE is 10^28 - 1, beyond SQLite's integers); NEXT_VALUE is the next
     # number NEXTVAL hands out (sequences.py), what USER_SEQUENCES shows as LAST_NUMBER without a cache.
     """CREATE TABLE IF NOT EXISTS LITECAT.SEQUENCES (
         SEQUENCE_OWNER TEXT NOT NULL, SEQUENCE_NAME TEXT NOT NULL, MIN_VALUE TEXT NOT NULL, MAX_VALUE TEXT NOT NULL,
         INCREMENT_BY TEXT NOT NULL, CYCLE_FLAG TEXT NOT NULL, CACHE_SIZE INTEGER NOT NULL, NEXT_VALUE TEXT NOT NULL,
-        PRIMARY KEY (SEQUENCE_OWNER, SEQUENCE_NAME))""",
+        CREATED TEXT, PRIMARY KEY (SEQUENCE_OWNER, SEQUENCE_NAME))""",
     # A view's query as written after AS (USER_VIEWS.TEXT); its columns are in COLUMNS (views.py)
     """CREATE TABLE IF NOT EXISTS LITECAT.VIEWS (
-        OWNER TEXT NOT NULL, VIEW_NAME TEXT NOT NULL, TEXT TEXT NOT NULL,
+        OWNER TEXT NOT NULL, VIEW_NAME TEXT NOT NULL, TEXT TEXT NOT NULL, CREATED TEXT,
         PRIMARY KEY (OWNER, VIEW_NAME))""",
     """CREATE TABLE IF NOT EXISTS LITECAT.MINING_MODELS (
         OWNER TEXT NOT NULL, MODEL_NAME TEXT NOT NULL, MINING_FUNCTION TEXT NOT NULL,
@@ -94,6 +97,44 @@ _SEQUENCE_COLUMNS = ("SEQUENCE_NAME, MIN_VALUE, MAX_VALUE, INCREMENT_BY, CYCLE_F
 # Tables and views, as ALL_TAB_COMMENTS lists them (TABLE_TYPE).
 _OBJECTS = ("SELECT OWNER, TABLE_NAME, 'TABLE' AS TABLE_TYPE FROM LITECAT.TABLES "
             "UNION ALL SELECT OWNER, VIEW_NAME, 'VIEW' FROM LITECAT.VIEWS")
+
+
+def _local_date(utc: str) -> str:
+    """SQL for a catalog CREATED (UTC, datetime('now')'s text) as lite's DATE text in local time, as SYSDATE is."""
+    return f"strftime('%Y-%m-%d %H:%M:%S.000000', {utc}, 'localtime')"
+
+
+# ALL_OBJECTS' rows: every table (the spatial index's MDRT_…$ tables too, SECONDARY 'Y'), view, index, sequence
+# and mining model the catalog records. OBJECT_ID is derived from the catalog row's rowid: rowid * 8 + a number
+# per catalog table, so it is a positive integer, unique across the five tables and every schema (one catalog
+# file), and the same for every connection; it stays with the object through ALTER TABLE ... RENAME, NEXTVAL,
+# CREATE OR REPLACE VIEW (ddl.py keeps the row's rowid) and a model registered again (an upsert), as Oracle's
+# object number does. (A new row gets one more than the largest rowid left, so an object created right after
+# the newest one was dropped gets its number, where Oracle never reuses one; lite never VACUUMs the catalog,
+# which could renumber rowids.) DATA_OBJECT_ID is the number of the object's segment: the table's or a B-tree
+# index's own; views, sequences and mining models have no segment, nor do domain and vector indexes (Oracle
+# keeps their data in other tables or in memory), so it is NULL for them.
+_CREATED = _local_date("CREATED")
+_OBJECT_ROWS = (
+    "SELECT OWNER, TABLE_NAME AS OBJECT_NAME, rowid * 8 + 1 AS OBJECT_ID, rowid * 8 + 1 AS DATA_OBJECT_ID, "
+    f"'TABLE' AS OBJECT_TYPE, {_CREATED} AS CREATED, SECONDARY FROM LITECAT.TABLES "
+    f"UNION ALL SELECT OWNER, VIEW_NAME, rowid * 8 + 2, NULL, 'VIEW', {_CREATED}, 'N' FROM LITECAT.VIEWS "
+    "UNION ALL SELECT OWNER, INDEX_NAME, rowid * 8 + 3, CASE WHEN INDEX_TYPE = 'NORMAL' THEN rowid * 8 + 3 END, "
+    f"'INDEX', {_CREATED}, 'N' FROM LITECAT.INDEXES "
+    f"UNION ALL SELECT SEQUENCE_OWNER, SEQUENCE_NAME, rowid * 8 + 4, NULL, 'SEQUENCE', {_CREATED}, 'N' "
+    "FROM LITECAT.SEQUENCES "
+    # CREATION_DATE is lite's DATE text already (connection.register_mining_model)
+    "UNION ALL SELECT OWNER, MODEL_NAME, rowid * 8 + 5, NULL, 'MINING MODEL', CREATION_DATE, 'N' "
+    "FROM LITECAT.MINING_MODELS")
+
+# ALL_OBJECTS' columns after OWNER, in Oracle's order (Database Reference, ALL_OBJECTS; NAMESPACE, EDITION_NAME
+# and the later columns are left out). LAST_DDL_TIME is CREATED: lite records no later DDL on an object.
+# TIMESTAMP is CREATED as Oracle writes it there, 'YYYY-MM-DD:HH24:MI:SS'. Lite has no temporary tables
+# (ORA-03001) and names no object itself (GENERATED 'N'); STATUS is 'VALID' as in ALL_TABLES (lite keeps no
+# invalid object: a view's query is checked when it is created).
+_OBJECT_COLUMNS = ("OBJECT_NAME, NULL AS SUBOBJECT_NAME, OBJECT_ID, DATA_OBJECT_ID, OBJECT_TYPE, CREATED, "
+                   "CREATED AS LAST_DDL_TIME, substr(CREATED, 1, 10) || ':' || substr(CREATED, 12, 8) AS TIMESTAMP, "
+                   "'VALID' AS STATUS, 'N' AS TEMPORARY, 'N' AS GENERATED, SECONDARY")
 
 
 def dictionary_views(user: str) -> dict[str, str]:
@@ -147,6 +188,8 @@ def dictionary_views(user: str) -> dict[str, str]:
                         f"FROM LITECAT.INDEXES WHERE OWNER = '{u}'",
         "ALL_INDEXES": "SELECT OWNER, INDEX_NAME, INDEX_TYPE, TABLE_OWNER, TABLE_NAME, UNIQUENESS, "
                        "ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS FROM LITECAT.INDEXES",
+        "ALL_OBJECTS": f"SELECT OWNER, {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS})",
+        "USER_OBJECTS": f"SELECT {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS}) WHERE OWNER = '{u}'",
         "USER_SDO_GEOM_METADATA": "SELECT TABLE_NAME, COLUMN_NAME, DIMINFO, SRID "
                                   f"FROM LITECAT.{SDO_METADATA_TABLE} WHERE OWNER = '{u}'",
         "ALL_SDO_GEOM_METADATA": "SELECT OWNER, TABLE_NAME, COLUMN_NAME, DIMINFO, SRID "
@@ -204,9 +247,10 @@ def view_triggers(user: str) -> dict[str, str]:
 
 #: Oracle's types of each dictionary view's columns (for value conversion).
 DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "TEXT_LENGTH": "NUMBER", "MIN_VALUE": "NUMBER", "MAX_VALUE": "NUMBER",
-                    "INCREMENT_BY": "NUMBER", "CACHE_SIZE": "NUMBER", "LAST_NUMBER": "NUMBER", "NUM_ROWS": "NUMBER", "DATA_LENGTH": "NUMBER",
-                    "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
-                    "MODEL_SIZE": "NUMBER", "SRID": "NUMBER", "LAST_ANALYZED": "DATE", "POSITION": "NUMBER"}
+                    "INCREMENT_BY": "NUMBER", "CACHE_SIZE": "NUMBER", "LAST_NUMBER": "NUMBER", "NUM_ROWS": "NUMBER",
+                    "DATA_LENGTH": "NUMBER", "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
+                    "MODEL_SIZE": "NUMBER", "SRID": "NUMBER", "LAST_ANALYZED": "DATE", "POSITION": "NUMBER",
+                    "OBJECT_ID": "NUMBER", "DATA_OBJECT_ID": "NUMBER", "CREATED": "DATE", "LAST_DDL_TIME": "DATE"}
 
 # Oracle type name -> (type class used for value conversion, SQLite declared type)
 _TYPE_MAP = {
@@ -307,18 +351,22 @@ def parse_type(oracle_text: str) -> ColumnType:
                       char_used=char_used)
 
 
+# Columns newer lite versions record, added to an older WORKSHOP_HOME's catalog: (table, column, definition)
+_ADDED_COLUMNS = (
+    ("COLUMNS", "VECTOR_FORMAT", "TEXT"), ("COLUMNS", "CHAR_USED", "TEXT"),
+    ("TABLES", "SECONDARY", "TEXT NOT NULL DEFAULT 'N'"),
+    ("VIEWS", "CREATED", "TEXT"), ("INDEXES", "CREATED", "TEXT"), ("SEQUENCES", "CREATED", "TEXT"),
+)
+
+
 def ensure_catalog(con: sqlite3.Connection) -> None:
     """Create the catalog tables if this WORKSHOP_HOME is new (and add columns newer lite versions record)."""
     for ddl in CATALOG_DDL:
         con.execute(ddl)
-    known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info(COLUMNS)")}
-    if "VECTOR_FORMAT" not in known:
-        con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.COLUMNS ADD COLUMN VECTOR_FORMAT TEXT")
-    if "CHAR_USED" not in known:
-        con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.COLUMNS ADD COLUMN CHAR_USED TEXT")
-    known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info(TABLES)")}
-    if "SECONDARY" not in known:
-        con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.TABLES ADD COLUMN SECONDARY TEXT NOT NULL DEFAULT 'N'")
+    for table, column, definition in _ADDED_COLUMNS:
+        known = {row[1] for row in con.execute(f"PRAGMA {CATALOG_SCHEMA}.table_info({table})")}
+        if column not in known:
+            con.execute(f"ALTER TABLE {CATALOG_SCHEMA}.{table} ADD COLUMN {column} {definition}")
 
 
 def install_views(con: sqlite3.Connection, user: str) -> None:

@@ -213,7 +213,7 @@ def _create_sequence(conn: DdlTarget, tree: exp.Create) -> DdlResult:
     start, increment, low, high, cycle, cache = sequences.definition(tree)
     conn.sqlite.execute(
         "INSERT INTO LITECAT.SEQUENCES (SEQUENCE_OWNER, SEQUENCE_NAME, MIN_VALUE, MAX_VALUE, INCREMENT_BY, CYCLE_FLAG, "
-        "CACHE_SIZE, NEXT_VALUE) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "CACHE_SIZE, NEXT_VALUE, CREATED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, datetime('now'))",
         (owner, name, str(low), str(high), str(increment), "Y" if cycle else "N", cache, str(start)))
     return DdlResult("CREATE SEQUENCE", owner, None)
 
@@ -263,8 +263,17 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
         raise error(ERR_SEQUENCE_NOT_ALLOWED)   # Oracle: no sequence numbers in a view's query
     _check_query(conn, ctx, text)   # Oracle checks the query when it creates the view
     columns = ctas.table_columns(con, ctx, tree)
-    catalog.forget_view(con, owner, view, keep_comments=True)   # OR REPLACE keeps the view's comments
-    con.execute("INSERT INTO LITECAT.VIEWS (OWNER, VIEW_NAME, TEXT) VALUES (?, ?, ?)", (owner, view, text))
+    # OR REPLACE keeps the view's comments, and its catalog rowid and CREATED (ALL_OBJECTS' OBJECT_ID and
+    # CREATED: Oracle replaces the view in place, as the same object)
+    kept = con.execute("SELECT rowid, CREATED FROM LITECAT.VIEWS WHERE OWNER = ? AND VIEW_NAME = ?",
+                       (owner, view)).fetchone()
+    catalog.forget_view(con, owner, view, keep_comments=True)
+    if kept is None:
+        con.execute("INSERT INTO LITECAT.VIEWS (OWNER, VIEW_NAME, TEXT, CREATED) VALUES (?, ?, ?, datetime('now'))",
+                    (owner, view, text))
+    else:
+        con.execute("INSERT INTO LITECAT.VIEWS (rowid, OWNER, VIEW_NAME, TEXT, CREATED) VALUES (?, ?, ?, ?, ?)",
+                    (kept[0], owner, view, text, kept[1]))
     for position, (cname, ctype, nullable) in enumerate(columns, start=1):
         _record_column(con, owner, view, position, cname, ctype, nullable, False)
     _check_query(conn, ctx, f'SELECT * FROM "{owner}"."{view}"')   # a view reaching itself: ORA-01731
@@ -966,7 +975,8 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
                     + ", ".join(f'"{c}"' for c in col_names) + ")")
     con.execute(
         "INSERT INTO LITECAT.INDEXES (OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAMES, INDEX_TYPE, "
-        "UNIQUENESS, ITYP_OWNER, ITYP_NAME, PARAMETERS) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "UNIQUENESS, ITYP_OWNER, ITYP_NAME, PARAMETERS, CREATED) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'))",
         (owner, name, t_owner, table, ",".join(col_names), index_type,
          "UNIQUE" if variety == "UNIQUE" else "NONUNIQUE", ityp_owner, ityp_name, parameters))
     if ityp_owner == "MDSYS":  # Oracle's MDRT_…$ table, SECONDARY = 'Y' (catalog.py)

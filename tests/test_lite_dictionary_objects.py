@@ -1,0 +1,219 @@
+"""USER_OBJECTS / ALL_OBJECTS in lite (lite/catalog.py): the queries others write on them, answered as Oracle does.
+
+Tutorials, instructors' snippets and LLM output list a schema's objects from
+USER_OBJECTS and ALL_OBJECTS. Lite answers from its catalog (LITECAT): one row
+per table, view, index, sequence and mining model, with Oracle's column names,
+an OBJECT_ID that is unique and the same for every connection, and CREATED as
+a DATE in SYSDATE's time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+import time
+from pathlib import Path
+
+import oracledb
+import pytest
+
+from lite_sql import run
+from workshop_lib.backends.lite import LiteBackend, connect_lite
+from workshop_lib.config import SPATIAL_INDEXES, Settings
+from workshop_lib.seed import seed_manifest
+
+
+@pytest.fixture
+def conn(tmp_path):
+    connection = connect_lite(tmp_path, "HR")
+    run(connection, "CREATE TABLE dept (deptno NUMBER PRIMARY KEY, dname VARCHAR2(14) NOT NULL)")
+    run(connection, "CREATE TABLE emp (empno NUMBER PRIMARY KEY, ename VARCHAR2(10), hired DATE, "
+                    "deptno NUMBER REFERENCES dept)")
+    run(connection, "CREATE INDEX emp_dept_ix ON emp (deptno, ename)")
+    run(connection, "CREATE VIEW staff AS SELECT e.ename, d.dname FROM emp e JOIN dept d ON d.deptno = e.deptno")
+    run(connection, "CREATE SEQUENCE emp_seq START WITH 100")
+    yield connection
+    connection.close()
+
+
+def test_user_objects_lists_the_users_tables_views_indexes_and_sequences(conn) -> None:
+    assert run(conn, "SELECT object_name, object_type FROM user_objects WHERE object_type IN ('TABLE','VIEW') "
+                     "ORDER BY object_name") == [("DEPT", "TABLE"), ("EMP", "TABLE"), ("STAFF", "VIEW")]
+    assert run(conn, "SELECT object_type, COUNT(*) FROM user_objects GROUP BY object_type ORDER BY 1") == [
+        ("INDEX", 1), ("SEQUENCE", 1), ("TABLE", 2), ("VIEW", 1)]
+    assert run(conn, "SELECT object_name FROM user_objects WHERE object_type = 'INDEX'") == [("EMP_DEPT_IX",)]
+    assert run(conn, "SELECT DISTINCT subobject_name, status, temporary, generated, secondary FROM user_objects") \
+        == [(None, "VALID", "N", "N", "N")]
+
+
+def test_oracles_column_order_and_types(conn) -> None:
+    cur = conn.cursor()
+    cur.execute("SELECT * FROM user_objects WHERE object_name = 'EMP'")
+    assert [d[0] for d in cur.description] == [
+        "OBJECT_NAME", "SUBOBJECT_NAME", "OBJECT_ID", "DATA_OBJECT_ID", "OBJECT_TYPE", "CREATED", "LAST_DDL_TIME",
+        "TIMESTAMP", "STATUS", "TEMPORARY", "GENERATED", "SECONDARY"]
+    cur.execute("SELECT owner, object_name FROM all_objects WHERE object_name = 'EMP'")
+    assert [d[0] for d in cur.description] == ["OWNER", "OBJECT_NAME"] and cur.fetchall() == [("HR", "EMP")]
+    cur.execute("SELECT object_id, data_object_id, created, last_ddl_time FROM user_objects WHERE object_name = 'EMP'")
+    assert [d[1] for d in cur.description] == [oracledb.DB_TYPE_NUMBER, oracledb.DB_TYPE_NUMBER,
+                                               oracledb.DB_TYPE_DATE, oracledb.DB_TYPE_DATE]
+    object_id, data_object_id, created, last_ddl = cur.fetchone()
+    assert isinstance(object_id, int) and object_id > 0 and data_object_id == object_id
+    assert isinstance(created, dt.datetime) and last_ddl == created
+
+
+def test_only_tables_and_btree_indexes_have_a_segment(conn) -> None:
+    rows = run(conn, "SELECT object_type, CASE WHEN data_object_id = object_id THEN 'own' "
+                     "WHEN data_object_id IS NULL THEN 'none' ELSE 'other' END FROM user_objects ORDER BY 1, 2")
+    assert rows == [("INDEX", "own"), ("SEQUENCE", "none"), ("TABLE", "own"), ("TABLE", "own"), ("VIEW", "none")]
+
+
+def test_dropped_objects_leave_user_objects(conn) -> None:
+    run(conn, "DROP VIEW staff")
+    assert run(conn, "SELECT COUNT(*) FROM user_objects WHERE object_name = 'STAFF'") == [(0,)]
+    run(conn, "DROP SEQUENCE emp_seq")
+    run(conn, "DROP INDEX emp_dept_ix")
+    assert run(conn, "SELECT object_name FROM user_objects ORDER BY 1") == [("DEPT",), ("EMP",)]
+    run(conn, "CREATE INDEX emp_hired_ix ON emp (hired)")
+    run(conn, "DROP TABLE emp")   # its indexes go with it
+    assert run(conn, "SELECT object_name, object_type FROM user_objects") == [("DEPT", "TABLE")]
+
+
+def test_object_ids_are_unique_and_the_same_for_every_connection(conn, tmp_path) -> None:
+    ids = run(conn, "SELECT object_name, object_id FROM user_objects ORDER BY object_id")
+    assert len(ids) == 5 and len({i for _, i in ids}) == 5
+    other = connect_lite(tmp_path, "HR")
+    scott = connect_lite(tmp_path, "SCOTT")
+    try:
+        assert run(other, "SELECT object_name, object_id FROM user_objects ORDER BY object_id") == ids
+        assert run(scott, "SELECT object_name, object_id FROM all_objects WHERE owner = 'HR' ORDER BY object_id") \
+            == ids
+        run(scott, "CREATE TABLE emp (empno NUMBER)")   # same name, another schema: another object
+        every = run(scott, "SELECT owner, object_name, object_id FROM all_objects")
+        assert len({i for _, _, i in every}) == len(every) == 6
+    finally:
+        other.close()
+        scott.close()
+
+
+def test_an_object_keeps_its_number_where_oracle_keeps_the_object(conn) -> None:
+    def number(name: str) -> tuple:
+        return run(conn, "SELECT object_id, created FROM user_objects WHERE object_name = :n", {"n": name})[0]
+
+    view, table, sequence = number("STAFF"), number("EMP"), number("EMP_SEQ")
+    run(conn, "CREATE VIEW later AS SELECT dname FROM dept")   # the newest view: STAFF's row is not the last
+    run(conn, "CREATE OR REPLACE VIEW staff AS SELECT ename FROM emp")
+    assert number("STAFF") == view
+    run(conn, "ALTER TABLE emp RENAME TO employees")
+    assert number("EMPLOYEES") == table
+    run(conn, "SELECT emp_seq.NEXTVAL FROM dual")
+    assert number("EMP_SEQ") == sequence
+
+
+def test_user_objects_shows_only_the_connected_users_objects(conn, tmp_path) -> None:
+    scott = connect_lite(tmp_path, "SCOTT")
+    try:
+        run(scott, "CREATE TABLE bonus (ename VARCHAR2(10))")
+        run(scott, "CREATE SEQUENCE bonus_seq")
+        assert run(scott, "SELECT object_name, object_type FROM user_objects ORDER BY 1") == [
+            ("BONUS", "TABLE"), ("BONUS_SEQ", "SEQUENCE")]
+        assert run(conn, "SELECT COUNT(*) FROM user_objects WHERE object_name LIKE 'BONUS%'") == [(0,)]
+        assert run(conn, "SELECT owner, COUNT(*) FROM all_objects GROUP BY owner ORDER BY owner") == [
+            ("HR", 5), ("SCOTT", 2)]
+        assert run(conn, "SELECT object_name FROM sys.all_objects WHERE owner = 'SCOTT' AND object_type = 'TABLE'") \
+            == [("BONUS",)]
+    finally:
+        scott.close()
+
+
+@pytest.fixture
+def away_from_utc(monkeypatch):
+    """The process's local time 5 h 30 min ahead of UTC (SYSDATE and SQLite's 'localtime' both follow TZ)."""
+    monkeypatch.setenv("TZ", "XYZ-5:30")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_created_is_a_date_in_sysdates_time(tmp_path, away_from_utc) -> None:
+    connection = connect_lite(tmp_path, "HR")
+    try:
+        run(connection, "CREATE TABLE t (x NUMBER)")
+        run(connection, "CREATE INDEX t_x ON t (x)")
+        run(connection, "CREATE VIEW v AS SELECT x FROM t")
+        run(connection, "CREATE SEQUENCE s")
+        now = run(connection, "SELECT SYSDATE FROM dual")[0][0]
+        rows = run(connection, "SELECT object_name, created, last_ddl_time, timestamp FROM user_objects")
+        assert len(rows) == 4
+        for name, created, last_ddl, stamp in rows:
+            assert abs((now - created).total_seconds()) < 60, (name, created, now)
+            assert last_ddl == created and stamp == created.strftime("%Y-%m-%d:%H:%M:%S")
+        assert run(connection, "SELECT COUNT(*) FROM user_objects WHERE created > SYSDATE - 1/24") == [(4,)]
+        assert run(connection, "SELECT COUNT(*) FROM user_objects WHERE created >= TRUNC(SYSDATE) "
+                               "AND created < SYSDATE + 1") == [(4,)]
+    finally:
+        connection.close()
+
+
+def test_a_mining_model_is_listed_with_its_creation_date(conn, tmp_path) -> None:
+    conn.register_mining_model("doc_model", str(tmp_path / "missing.onnx"))
+    row = run(conn, "SELECT o.object_type, o.data_object_id, o.created - m.creation_date FROM user_objects o "
+                    "JOIN user_mining_models m ON m.model_name = o.object_name")
+    assert row == [("MINING MODEL", None, 0)]
+
+
+def test_a_home_from_before_the_created_columns_keeps_working(tmp_path) -> None:
+    """An older lite's catalog has no CREATED for views, indexes and sequences: lite adds the columns, and the
+    objects created before show CREATED NULL (unknown) while newer ones are dated."""
+    first = connect_lite(tmp_path, "HR")
+    run(first, "CREATE TABLE t (x NUMBER)")
+    run(first, "CREATE VIEW old_v AS SELECT x FROM t")
+    run(first, "CREATE INDEX old_ix ON t (x)")
+    run(first, "CREATE SEQUENCE old_s")
+    first.close()
+    catalog = sqlite3.connect(tmp_path / "lite" / "_catalog.db")
+    for table in ("VIEWS", "INDEXES", "SEQUENCES"):
+        catalog.execute(f"ALTER TABLE {table} DROP COLUMN CREATED")
+    catalog.commit()
+    catalog.close()
+    second = connect_lite(tmp_path, "HR")
+    try:
+        run(second, "CREATE VIEW new_v AS SELECT x FROM t")
+        assert run(second, "SELECT object_name, CASE WHEN created IS NULL THEN 'unknown' ELSE 'dated' END "
+                           "FROM user_objects ORDER BY object_name") == [
+            ("NEW_V", "dated"), ("OLD_IX", "unknown"), ("OLD_S", "unknown"), ("OLD_V", "unknown"), ("T", "dated")]
+    finally:
+        second.close()
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home seeded the way `workshop setup` seeds it (SUPPLYCHAIN's tables, indexes and spatial indexes)."""
+    home = tmp_path_factory.mktemp("dictionary_objects")
+    backend = LiteBackend(Settings(home=home))
+    agent = backend.connect()
+    backend.seed(agent)
+    agent.close()
+    return home
+
+
+def test_the_seeded_schema_as_all_objects_lists_it(seeded) -> None:
+    agent = connect_lite(seeded, "AGENT")
+    try:
+        tables = run(agent, "SELECT COUNT(*) FROM all_objects WHERE owner = 'SUPPLYCHAIN' AND object_type = 'TABLE'")
+        # the seed's tables and each spatial index's MDRT_…$ table, as ALL_TABLES lists them
+        assert tables == [(len(seed_manifest()) + len(SPATIAL_INDEXES),)]
+        assert tables == run(agent, "SELECT COUNT(*) FROM all_tables WHERE owner = 'SUPPLYCHAIN'")
+        assert run(agent, "SELECT object_name FROM all_objects WHERE owner = 'SUPPLYCHAIN' AND secondary = 'Y' "
+                          "ORDER BY 1") == run(agent, "SELECT table_name FROM all_tables WHERE owner = 'SUPPLYCHAIN' "
+                                                      "AND secondary = 'Y' ORDER BY 1")
+        assert run(agent, "SELECT object_name FROM all_objects WHERE owner = 'SUPPLYCHAIN' AND object_type = 'INDEX' "
+                          "ORDER BY 1") == run(agent, "SELECT index_name FROM all_indexes WHERE owner = 'SUPPLYCHAIN' "
+                                                      "ORDER BY 1")
+        spatial = run(agent, "SELECT object_name, data_object_id FROM all_objects WHERE object_type = 'INDEX' "
+                             "AND owner = 'SUPPLYCHAIN' AND object_name LIKE '%\\_SX' ESCAPE '\\' ORDER BY 1")
+        assert spatial == [(name, None) for name in sorted(SPATIAL_INDEXES)]   # a domain index has no segment
+        assert run(agent, "SELECT COUNT(*) FROM user_objects") == [(0,)]   # AGENT owns nothing after the seed
+    finally:
+        agent.close()
