@@ -1,10 +1,11 @@
-"""USER_OBJECTS / ALL_OBJECTS in lite (lite/catalog.py): the queries others write on them, answered as Oracle does.
+"""USER_OBJECTS / ALL_OBJECTS and USER_IND_COLUMNS / ALL_IND_COLUMNS in lite (lite/catalog.py), as Oracle has them.
 
 Tutorials, instructors' snippets and LLM output list a schema's objects from
-USER_OBJECTS and ALL_OBJECTS. Lite answers from its catalog (LITECAT): one row
-per table, view, index, sequence and mining model, with Oracle's column names,
-an OBJECT_ID that is unique and the same for every connection, and CREATED as
-a DATE in SYSDATE's time.
+USER_OBJECTS and ALL_OBJECTS, and an index's columns from USER_IND_COLUMNS.
+Lite answers from its catalog (LITECAT): one object row per table, view, index,
+sequence and mining model, with Oracle's column names, an OBJECT_ID that is
+unique and the same for every connection, and CREATED as a DATE in SYSDATE's
+time; one index-column row per indexed column, in key order.
 """
 
 from __future__ import annotations
@@ -215,5 +216,88 @@ def test_the_seeded_schema_as_all_objects_lists_it(seeded) -> None:
                              "AND owner = 'SUPPLYCHAIN' AND object_name LIKE '%\\_SX' ESCAPE '\\' ORDER BY 1")
         assert spatial == [(name, None) for name in sorted(SPATIAL_INDEXES)]   # a domain index has no segment
         assert run(agent, "SELECT COUNT(*) FROM user_objects") == [(0,)]   # AGENT owns nothing after the seed
+    finally:
+        agent.close()
+
+
+# --------------------------------------------------------------------------- USER_IND_COLUMNS / ALL_IND_COLUMNS
+
+def test_an_indexs_columns_in_key_order(conn) -> None:
+    run(conn, "CREATE TABLE kinds (k NUMBER, code VARCHAR2(10), label VARCHAR2(7 CHAR), since DATE)")
+    run(conn, "CREATE UNIQUE INDEX kinds_ux ON kinds (label, code, since, k)")   # not the table's column order
+    cur = conn.cursor()
+    cur.execute("SELECT column_name, column_position, column_length, char_length, descend FROM user_ind_columns "
+                "WHERE index_name = 'KINDS_UX' ORDER BY column_position")
+    assert [d[1] for d in cur.description[1:4]] == [oracledb.DB_TYPE_NUMBER] * 3
+    # lengths as ALL_TAB_COLUMNS gives them: bytes (4 a character for CHAR semantics) and characters
+    assert cur.fetchall() == [("LABEL", 1, 28, 7, "ASC"), ("CODE", 2, 10, 10, "ASC"), ("SINCE", 3, 7, 0, "ASC"),
+                              ("K", 4, 22, 0, "ASC")]
+    assert run(conn, "SELECT column_name FROM user_ind_columns WHERE index_name = 'EMP_DEPT_IX' "
+                     "ORDER BY column_position") == [("DEPTNO",), ("ENAME",)]
+
+
+def test_the_queries_others_write_on_index_columns(conn) -> None:
+    run(conn, "CREATE UNIQUE INDEX dept_name_ux ON dept (dname)")
+    assert run(conn, "SELECT i.index_name, i.uniqueness, c.column_name FROM user_indexes i "
+                     "JOIN user_ind_columns c ON c.index_name = i.index_name "
+                     "WHERE i.table_name IN ('EMP', 'DEPT') ORDER BY i.index_name, c.column_position") == [
+        ("DEPT_NAME_UX", "UNIQUE", "DNAME"), ("EMP_DEPT_IX", "NONUNIQUE", "DEPTNO"),
+        ("EMP_DEPT_IX", "NONUNIQUE", "ENAME")]
+    assert run(conn, "SELECT table_name, index_name, LISTAGG(column_name, ', ') WITHIN GROUP "
+                     "(ORDER BY column_position) AS cols FROM user_ind_columns GROUP BY table_name, index_name "
+                     "ORDER BY 1, 2") == [("DEPT", "DEPT_NAME_UX", "DNAME"), ("EMP", "EMP_DEPT_IX", "DEPTNO, ENAME")]
+
+
+def test_oracles_columns_user_ind_columns_without_the_owners(conn) -> None:
+    cur = conn.cursor()
+    cur.execute("SELECT * FROM all_ind_columns WHERE index_name = 'EMP_DEPT_IX' AND column_position = 1")
+    assert [d[0] for d in cur.description] == [
+        "INDEX_OWNER", "INDEX_NAME", "TABLE_OWNER", "TABLE_NAME", "COLUMN_NAME", "COLUMN_POSITION",
+        "COLUMN_LENGTH", "CHAR_LENGTH", "DESCEND"]
+    assert cur.fetchall() == [("HR", "EMP_DEPT_IX", "HR", "EMP", "DEPTNO", 1, 22, 0, "ASC")]
+    cur.execute("SELECT * FROM user_ind_columns WHERE index_name = 'EMP_DEPT_IX' AND column_position = 1")
+    assert [d[0] for d in cur.description] == [
+        "INDEX_NAME", "TABLE_NAME", "COLUMN_NAME", "COLUMN_POSITION", "COLUMN_LENGTH", "CHAR_LENGTH", "DESCEND"]
+    with pytest.raises(oracledb.DatabaseError, match="ORA-00904"):
+        run(conn, "SELECT table_owner FROM user_ind_columns")
+
+
+def test_index_columns_follow_the_ddl(conn) -> None:
+    run(conn, "ALTER TABLE emp RENAME COLUMN ename TO full_name")
+    assert run(conn, "SELECT column_name FROM user_ind_columns WHERE index_name = 'EMP_DEPT_IX' "
+                     "ORDER BY column_position") == [("DEPTNO",), ("FULL_NAME",)]
+    run(conn, "CREATE INDEX emp_hired_ix ON emp (hired)")
+    run(conn, "DROP INDEX emp_dept_ix")
+    assert run(conn, "SELECT index_name, column_name FROM user_ind_columns") == [("EMP_HIRED_IX", "HIRED")]
+    run(conn, "DROP TABLE emp")
+    assert run(conn, "SELECT COUNT(*) FROM all_ind_columns") == [(0,)]
+
+
+def test_user_ind_columns_shows_only_the_connected_users_indexes(conn, tmp_path) -> None:
+    scott = connect_lite(tmp_path, "SCOTT")
+    try:
+        run(scott, "CREATE TABLE bonus (ename VARCHAR2(10), comm NUMBER)")
+        run(scott, "CREATE INDEX bonus_ix ON bonus (comm, ename)")
+        assert run(scott, "SELECT index_name, column_name FROM user_ind_columns ORDER BY column_position") == [
+            ("BONUS_IX", "COMM"), ("BONUS_IX", "ENAME")]
+        assert run(conn, "SELECT DISTINCT index_name FROM user_ind_columns") == [("EMP_DEPT_IX",)]
+        assert run(conn, "SELECT index_owner, table_owner, index_name, COUNT(*) FROM all_ind_columns "
+                         "GROUP BY index_owner, table_owner, index_name ORDER BY 1") == [
+            ("HR", "HR", "EMP_DEPT_IX", 2), ("SCOTT", "SCOTT", "BONUS_IX", 2)]
+    finally:
+        scott.close()
+
+
+def test_the_seeded_indexes_columns(seeded) -> None:
+    agent = connect_lite(seeded, "AGENT")
+    try:
+        # every index ALL_INDEXES lists has its columns, a spatial index's its SDO_GEOMETRY column
+        assert run(agent, "SELECT COUNT(DISTINCT index_name) FROM all_ind_columns WHERE index_owner = 'SUPPLYCHAIN'") \
+            == run(agent, "SELECT COUNT(*) FROM all_indexes WHERE owner = 'SUPPLYCHAIN'")
+        assert run(agent, "SELECT c.table_name, c.column_name, t.data_type FROM all_ind_columns c "
+                          "JOIN all_tab_columns t ON t.owner = c.table_owner AND t.table_name = c.table_name "
+                          "AND t.column_name = c.column_name WHERE c.index_owner = 'SUPPLYCHAIN' "
+                          "AND c.index_name = 'PORTS_LOCATION_SX'") == [("PORTS", "LOCATION", "SDO_GEOMETRY")]
+        assert run(agent, "SELECT COUNT(*) FROM user_ind_columns") == [(0,)]
     finally:
         agent.close()

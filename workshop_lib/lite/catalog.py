@@ -136,16 +136,37 @@ _OBJECT_COLUMNS = ("OBJECT_NAME, NULL AS SUBOBJECT_NAME, OBJECT_ID, DATA_OBJECT_
                    "CREATED AS LAST_DDL_TIME, substr(CREATED, 1, 10) || ':' || substr(CREATED, 12, 8) AS TIMESTAMP, "
                    "'VALID' AS STATUS, 'N' AS TEMPORARY, 'N' AS GENERATED, SECONDARY")
 
+# Byte length and character length of a column, as ALL_TAB_COLUMNS shows them (DATA_LENGTH, CHAR_LENGTH): a
+# `VARCHAR2(n CHAR)` column may take 4 bytes a character (AL32UTF8); CHAR_LENGTH is the declared n.
+_DATA_LENGTH = "CASE WHEN CHAR_USED = 'C' THEN 4 * DATA_LENGTH ELSE DATA_LENGTH END"
+_CHAR_LENGTH = "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN DATA_LENGTH ELSE 0 END"
+
+# ALL_IND_COLUMNS' rows. LITECAT.INDEXES.COLUMN_NAMES holds the indexed columns' names joined by ',' in key
+# order (ddl._create_index writes it; alter_columns splits it the same way, and renames a column in it); the
+# recursive CTE splits it into one row per column, COLUMN_POSITION counting from 1. COLUMN_LENGTH and
+# CHAR_LENGTH are the column's DATA_LENGTH and CHAR_LENGTH in ALL_TAB_COLUMNS (Oracle: the indexed length, in
+# bytes, and the length in characters). Lite builds every index ascending (a DESC in CREATE INDEX is read and
+# not kept), so DESCEND is 'ASC'.
+_INDEX_COLUMN_ROWS = (
+    "WITH RECURSIVE k(INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAME, COLUMN_POSITION, REST) AS ("
+    "SELECT OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, NULL, 0, COLUMN_NAMES || ',' FROM LITECAT.INDEXES "
+    "UNION ALL SELECT INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, substr(REST, 1, instr(REST, ',') - 1), "
+    "COLUMN_POSITION + 1, substr(REST, instr(REST, ',') + 1) FROM k WHERE REST <> '') "
+    "SELECT k.INDEX_OWNER, k.INDEX_NAME, k.TABLE_OWNER, k.TABLE_NAME, k.COLUMN_NAME, k.COLUMN_POSITION, "
+    f"{_DATA_LENGTH} AS COLUMN_LENGTH, {_CHAR_LENGTH} AS CHAR_LENGTH, 'ASC' AS DESCEND "
+    "FROM k LEFT JOIN LITECAT.COLUMNS c ON c.OWNER = k.TABLE_OWNER AND c.TABLE_NAME = k.TABLE_NAME "
+    "AND c.COLUMN_NAME = k.COLUMN_NAME WHERE k.COLUMN_POSITION > 0")
+# USER_IND_COLUMNS' columns; ALL_IND_COLUMNS adds INDEX_OWNER first and TABLE_OWNER after INDEX_NAME (Oracle)
+_IND_COLUMN_COLUMNS = "COLUMN_NAME, COLUMN_POSITION, COLUMN_LENGTH, CHAR_LENGTH, DESCEND"
+
 
 def dictionary_views(user: str) -> dict[str, str]:
     """TEMP view name -> SELECT body, for the current ``user``."""
     u = user.replace("'", "''")
-    # DATA_LENGTH is in bytes: a `VARCHAR2(n CHAR)` column may take 4 bytes a character (AL32UTF8);
-    # CHAR_LENGTH is the declared n, CHAR_USED 'B' or 'C', as in Oracle's views.
-    cols = ("OWNER, TABLE_NAME, COLUMN_NAME, DATA_TYPE, "
-            "CASE WHEN CHAR_USED = 'C' THEN 4 * DATA_LENGTH ELSE DATA_LENGTH END AS DATA_LENGTH, "
+    # DATA_LENGTH is in bytes, CHAR_LENGTH the declared n, CHAR_USED 'B' or 'C', as in Oracle's views.
+    cols = (f"OWNER, TABLE_NAME, COLUMN_NAME, DATA_TYPE, {_DATA_LENGTH} AS DATA_LENGTH, "
             "DATA_PRECISION, DATA_SCALE, NULLABLE, COLUMN_ID, IDENTITY_COLUMN, "
-            "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN DATA_LENGTH ELSE 0 END AS CHAR_LENGTH, "
+            f"{_CHAR_LENGTH} AS CHAR_LENGTH, "
             "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN COALESCE(CHAR_USED, 'B') END AS CHAR_USED")
     return {
         "DUAL": "SELECT 'X' AS DUMMY",
@@ -190,6 +211,11 @@ def dictionary_views(user: str) -> dict[str, str]:
                        "ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS FROM LITECAT.INDEXES",
         "ALL_OBJECTS": f"SELECT OWNER, {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS})",
         "USER_OBJECTS": f"SELECT {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS}) WHERE OWNER = '{u}'",
+        "ALL_IND_COLUMNS": f"SELECT INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, {_IND_COLUMN_COLUMNS} "
+                           f"FROM ({_INDEX_COLUMN_ROWS})",
+        # Oracle: the columns of the user's indexes and of the indexes on the user's tables
+        "USER_IND_COLUMNS": f"SELECT INDEX_NAME, TABLE_NAME, {_IND_COLUMN_COLUMNS} FROM ({_INDEX_COLUMN_ROWS}) "
+                            f"WHERE INDEX_OWNER = '{u}' OR TABLE_OWNER = '{u}'",
         "USER_SDO_GEOM_METADATA": "SELECT TABLE_NAME, COLUMN_NAME, DIMINFO, SRID "
                                   f"FROM LITECAT.{SDO_METADATA_TABLE} WHERE OWNER = '{u}'",
         "ALL_SDO_GEOM_METADATA": "SELECT OWNER, TABLE_NAME, COLUMN_NAME, DIMINFO, SRID "
@@ -250,7 +276,8 @@ DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "TEXT_LENGTH": "NUMBER", "MIN_VALUE
                     "INCREMENT_BY": "NUMBER", "CACHE_SIZE": "NUMBER", "LAST_NUMBER": "NUMBER", "NUM_ROWS": "NUMBER",
                     "DATA_LENGTH": "NUMBER", "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
                     "MODEL_SIZE": "NUMBER", "SRID": "NUMBER", "LAST_ANALYZED": "DATE", "POSITION": "NUMBER",
-                    "OBJECT_ID": "NUMBER", "DATA_OBJECT_ID": "NUMBER", "CREATED": "DATE", "LAST_DDL_TIME": "DATE"}
+                    "OBJECT_ID": "NUMBER", "DATA_OBJECT_ID": "NUMBER", "CREATED": "DATE", "LAST_DDL_TIME": "DATE",
+                    "COLUMN_POSITION": "NUMBER", "COLUMN_LENGTH": "NUMBER", "CHAR_LENGTH": "NUMBER"}
 
 # Oracle type name -> (type class used for value conversion, SQLite declared type)
 _TYPE_MAP = {
