@@ -11,6 +11,7 @@ time; one index-column row per indexed column, in key order.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import oracledb
 import pytest
 
-from lite_sql import run
+from lite_sql import failure, run
 from workshop_lib.backends.lite import LiteBackend, connect_lite
 from workshop_lib.config import SPATIAL_INDEXES, Settings
 from workshop_lib.seed import seed_manifest
@@ -301,3 +302,27 @@ def test_the_seeded_indexes_columns(seeded) -> None:
         assert run(agent, "SELECT COUNT(*) FROM user_ind_columns") == [(0,)]
     finally:
         agent.close()
+
+
+# --------------------------------------------------------------------------- a dictionary view lite does not have
+
+@pytest.mark.parametrize("sql, owner, name, instead", [
+    ("SELECT synonym_name FROM user_synonyms", "HR", "USER_SYNONYMS", None),
+    ("SELECT object_name FROM dba_objects WHERE owner = 'HR'", "HR", "DBA_OBJECTS", "ALL_OBJECTS"),
+    ("SELECT index_name FROM sys.dba_ind_columns", "SYS", "DBA_IND_COLUMNS", "ALL_IND_COLUMNS"),
+    ("SELECT COUNT(*) FROM v$session", "HR", "V$SESSION", None),
+])
+def test_a_dictionary_view_lite_lacks_is_named_with_the_ones_it_has(conn, sql, owner, name, instead) -> None:
+    err = failure(conn, sql)
+    assert err.code == 942 and f'"{owner}"."{name}" does not exist' in err.message
+    assert "ws.seed()" not in err.message
+    hint = err.message.split("\nHelp: ", 1)[1]   # the views lite has, ALL_ and USER_ ones together
+    assert "ALL_/USER_ " in hint and {"OBJECTS", "IND_COLUMNS", "TABLES"} <= set(re.findall(r"\w+", hint))
+    assert (f"(use {instead})" in err.message) == (instead is not None)
+
+
+def test_a_table_of_the_users_with_a_dictionary_like_name_is_the_users(conn) -> None:
+    run(conn, "CREATE TABLE user_profiles (id NUMBER)")
+    run(conn, "INSERT INTO user_profiles VALUES (1)")
+    assert run(conn, "SELECT id FROM user_profiles") == [(1,)]
+    assert "ws.seed()" in failure(conn, "SELECT * FROM no_such_table").message   # other names: the seed hint

@@ -73,6 +73,10 @@ _ODCI_INDEX_START = "error in executing ODCIIndexStart() routine\nORA-20000: Ora
 # ----------------------------------------------------------------------------- names and objects
 ERR_TABLE_DOES_NOT_EXIST = ErrorSpec(942, 'table or view "{owner}"."{table}" does not exist')
 ERR_TABLE_DOES_NOT_EXIST_IN_QUERY = ErrorSpec(942, 'table or view "{owner}"."{table}" does not exist', _HINT_SCHEMA)
+ERR_DICTIONARY_VIEW_NOT_IN_LITE = ErrorSpec(
+    942, 'table or view "{owner}"."{table}" does not exist',
+    "lite's data dictionary has no {table}{instead}; it has {views} (no synonyms, procedures, packages, triggers "
+    "or types: docs/lite-engine.md, Dictionary views)")
 ERR_INVALID_IDENTIFIER = ErrorSpec(904, '"{name}": invalid identifier')
 ERR_UNKNOWN_FUNCTION = ErrorSpec(
     904, '"{name}": invalid identifier',

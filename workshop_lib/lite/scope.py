@@ -18,11 +18,28 @@ from . import json_table
 from .catalog import DICTIONARY_TYPES, dictionary_views
 from .dialect import JsonQuery, Oracle, VectorEmbedding
 from .error_catalogue import (
-    ERR_INVALID_IDENTIFIER, ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, error,
+    ERR_DICTIONARY_VIEW_NOT_IN_LITE, ERR_INVALID_IDENTIFIER, ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, error,
 )
 from .plan import Context
 
 DICTIONARY_VIEWS = frozenset(dictionary_views(""))   # the names catalog.py defines them under
+# A name Oracle gives its dictionary views (USER_SYNONYMS, DBA_OBJECTS, V$SESSION): when lite has no such view
+# (and no table or view of the user's has that name), the error names the views lite has, not the seed.
+_DICTIONARY_NAME = re.compile(r"(?:USER|ALL|DBA|CDB)_[A-Z0-9_$#]+|G?V_?\$[A-Z0-9_$#]+")
+
+
+def _views_lite_has() -> str:
+    """``ALL_/USER_ CONSTRAINTS, ...; ALL_USERS, DUAL``: DICTIONARY_VIEWS, the ALL_/USER_ pairs together."""
+    pairs = sorted(n[4:] for n in DICTIONARY_VIEWS if n.startswith("ALL_") and f"USER_{n[4:]}" in DICTIONARY_VIEWS)
+    single = sorted(DICTIONARY_VIEWS - {f"{prefix}{rest}" for rest in pairs for prefix in ("ALL_", "USER_")})
+    return "ALL_/USER_ " + ", ".join(pairs) + "; " + ", ".join(single)
+
+
+def _missing_dictionary_view(owner: str, name: str) -> Exception:
+    """ORA-00942 for a dictionary view lite lacks, naming the ALL_ view of a DBA_/CDB_ one it has."""
+    rest = name.split("_", 1)[1] if "_" in name else ""
+    instead = f" (use ALL_{rest})" if name.startswith(("DBA_", "CDB_")) and f"ALL_{rest}" in DICTIONARY_VIEWS else ""
+    return error(ERR_DICTIONARY_VIEW_NOT_IN_LITE, owner=owner, table=name, instead=instead, views=_views_lite_has())
 
 # Oracle PACKAGE.FUNCTION -> lite SQLite function (translate.py rewrites calls with it; infer_type
 # types them by the function they become)
@@ -152,6 +169,9 @@ def _source_for_table(ctx: Context, table: exp.Table, ctes: dict[str, Source]) -
         return ctes[name]
     if not table.args.get("db") and name == "DUAL" or (owner == "SYS" and name == "DUAL"):
         return Source(None, "DUAL", [("DUMMY", "VARCHAR2")])  # known, so names checked against it (semantics.py)
+    if (not table.args.get("db") or owner == "SYS") and name not in DICTIONARY_VIEWS \
+            and _DICTIONARY_NAME.fullmatch(name) and (owner == "SYS" or not ctx.columns_of(owner, name)):
+        raise _missing_dictionary_view(owner, name)
     if not table.args.get("db") and name in DICTIONARY_VIEWS or owner == "SYS":
         return Source(None, None, [], dictionary=True)
     cols = ctx.columns_of(owner, name)
