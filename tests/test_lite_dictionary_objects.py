@@ -326,3 +326,18 @@ def test_a_table_of_the_users_with_a_dictionary_like_name_is_the_users(conn) -> 
     run(conn, "INSERT INTO user_profiles VALUES (1)")
     assert run(conn, "SELECT id FROM user_profiles") == [(1,)]
     assert "ws.seed()" in failure(conn, "SELECT * FROM no_such_table").message   # other names: the seed hint
+
+
+def test_select_star_on_a_dictionary_view_is_typed_as_its_named_columns(conn) -> None:
+    """SELECT * and v.* describe and convert a view's columns as naming them does (they came back as text)."""
+    cur = conn.cursor()
+    cur.execute("SELECT * FROM user_sequences")
+    named = dict(zip([d[0] for d in cur.description], cur.fetchone()))
+    assert named["LAST_NUMBER"] == 100 and named["INCREMENT_BY"] == 1, named
+    cur.execute("SELECT o.*, 1 AS one FROM user_objects o WHERE o.object_name = 'EMP'")
+    types = {d[0]: d[1] for d in cur.description}
+    row = dict(zip(types, cur.fetchone()))
+    assert types["CREATED"] is oracledb.DB_TYPE_DATE and isinstance(row["CREATED"], dt.datetime), row
+    assert types["OBJECT_ID"] is oracledb.DB_TYPE_NUMBER and isinstance(row["OBJECT_ID"], int), row
+    assert row["ONE"] == 1
+    assert failure(conn, "SELECT no_such_column FROM user_tables").code == 904

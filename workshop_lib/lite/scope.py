@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import sqlglot
 from sqlglot import exp
 
 from . import json_table
@@ -23,6 +24,23 @@ from .error_catalogue import (
 from .plan import Context
 
 DICTIONARY_VIEWS = frozenset(dictionary_views(""))   # the names catalog.py defines them under
+
+
+def _dictionary_columns() -> dict[str, list[tuple[str, str | None]]]:
+    """Each dictionary view's columns in order, typed as a column named alone is (catalog.DICTIONARY_TYPES).
+
+    Read from the views' own SELECT lists, so ``SELECT *`` and ``v.*`` describe and convert a view's columns
+    as naming them does (a date as a DATE, a sequence number as a NUMBER), and a name the view lacks is
+    Oracle's ORA-00904 for it.
+    """
+    out = {}
+    for view, body in dictionary_views("").items():
+        names = [name.upper() for name in sqlglot.parse_one(body, read="sqlite").named_selects]
+        out[view] = [(name, DICTIONARY_TYPES.get(name)) for name in names]
+    return out
+
+
+DICTIONARY_COLUMNS = _dictionary_columns()
 # A name Oracle gives its dictionary views (USER_SYNONYMS, DBA_OBJECTS, V$SESSION): when lite has no such view
 # (and no table or view of the user's has that name), the error names the views lite has, not the seed.
 _DICTIONARY_NAME = re.compile(r"(?:USER|ALL|DBA|CDB)_[A-Z0-9_$#]+|G?V_?\$[A-Z0-9_$#]+")
@@ -130,7 +148,7 @@ class Source:
     table: str | None
     columns: list[tuple[str, str | None]]
     json_table: bool = False   # a JSON_TABLE: its columns are read from json_each's value (json_table.py)
-    dictionary: bool = False   # a dictionary view: columns unlisted, typed by name (catalog.DICTIONARY_TYPES)
+    dictionary: bool = False   # a dictionary view: its columns typed by name (catalog.DICTIONARY_TYPES)
 
 
 class Scope:
@@ -173,7 +191,7 @@ def _source_for_table(ctx: Context, table: exp.Table, ctes: dict[str, Source]) -
             and _DICTIONARY_NAME.fullmatch(name) and (owner == "SYS" or not ctx.columns_of(owner, name)):
         raise _missing_dictionary_view(owner, name)
     if not table.args.get("db") and name in DICTIONARY_VIEWS or owner == "SYS":
-        return Source(None, None, [], dictionary=True)
+        return Source(None, None, list(DICTIONARY_COLUMNS.get(name, [])), dictionary=True)
     cols = ctx.columns_of(owner, name)
     if not cols:
         raise error(ERR_TABLE_DOES_NOT_EXIST_IN_QUERY, owner=owner, table=name)
