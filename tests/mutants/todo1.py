@@ -200,4 +200,5 @@ def mutant_user_tab_comments(conn, owner):
     with conn.cursor() as cur:
         cur.execute(sql, owner=owner)
         rows = cur.fetchall()
-    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t)) for t, c in rows]
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t))
+            for t, c in rows]
