@@ -112,6 +112,41 @@ def test_a_function_taking_keyword_arguments_for_the_defaults_is_graded_by_its_c
     assert capfd.readouterr().out == "TODO 2 passed — retrieve_knowledge\n"
 
 
+CAPTURED_DEFAULTS = {
+    4: """
+        def set_memory_status(memory_id, new_status, client=memory_client, conn=agent_conn):
+            target = parse_status(new_status)
+            state = read_lifecycle(conn, memory_id)
+            if target not in ALLOWED_TRANSITIONS[state.status]:
+                raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+            metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+            client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+            return read_lifecycle(conn, memory_id)
+    """,
+    5: """
+        def grounded_answer(question, k=3, *, retrieve=retrieve_knowledge, agent=run_agent):
+            hits = retrieve(question, k=k, kinds=["correction"])
+            memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+            run = agent(_messages(question, memories), tools=agent_tools)
+            return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+    """,
+}
+
+
+@pytest.mark.parametrize("todo", sorted(CAPTURED_DEFAULTS))
+def test_notebook_globals_captured_as_default_arguments_are_observed_too(ws: Any, todo: int,
+                                                                         capfd: pytest.CaptureFixture[str]) -> None:
+    """Correct code that binds memory_client, agent_conn, retrieve_knowledge or run_agent as a default argument
+    calls the same objects; the check lends its spies there too (it said '0 calls' or 'another client')."""
+    namespace = dict(vars(MODULES[todo]))   # the module's notebook globals, in a namespace of the test's own
+    exec(textwrap.dedent(CAPTURED_DEFAULTS[todo]), namespace)  # noqa: S102 - test code written right here
+    fn = namespace[NAMES[todo]]
+    defaults = fn.__defaults__, fn.__kwdefaults__
+    CHECKS[todo](fn)
+    assert capfd.readouterr().out == f"TODO {todo} passed — {NAMES[todo]}\n"
+    assert (fn.__defaults__, fn.__kwdefaults__) == defaults, "the function's own defaults must be restored"
+
+
 def test_calling_the_library_versions_fails_with_what_happened(ws: Any, capfd: pytest.CaptureFixture[str]) -> None:
     """A TODO that hands its work to workshop_lib.reference fails, under any import alias, and says so."""
     ns = notebook(ws, """
@@ -223,6 +258,14 @@ REASONS = {
     (3, "mutant_descending_tiebreak"): "out of record-id order",
     (3, "mutant_default_per_list_changed"): "has per_list=20; the TODO's signature is hybrid_rrf_search_memories(",
     (1, "mutant_user_tab_comments"): "says the table has no comment, but ALL_TAB_COMMENTS has one",
+    (4, "mutant_refusal_names_the_states_the_wrong_way_round"): "it names the move the wrong way round",
+    (4, "mutant_state_from_metadata_default_draft"): "on a memory without a lifecycle in its metadata",
+    (4, "mutant_oamp_status_by_sql"): "wrote to the database with SQL on agent_conn",
+    (4, "mutant_updated_at_hard_coded"): "which is not the time of the move",
+    (4, "mutant_updated_at_in_tokyo_time"): "which is not in UTC (offset +09:00)",
+    (4, "mutant_updated_at_str_of_datetime"): "updated_at must be ISO-8601 text as now_iso() writes it",
+    (4, "mutant_returns_a_constructed_state"): "returned a state with a stale memory_id",
+    (4, "mutant_metadata_passed_positionally"): "the second positional one is the content",
     (2, "mutant_default_k_changed"): "has k=3; the TODO's signature is retrieve_knowledge(query, k=5, kinds=None)",
     (3, "mutant_keyword_tiebreak_descending"): "the keyword leg ranks memories tied on score out of record-id order",
     (3, "mutant_vector_tiebreak_descending"): "the vector leg ranks memories tied on distance out of record-id order",
@@ -241,14 +284,14 @@ REASONS = {
     (4, "mutant_discard_stays_valid"): "left OAMP's record status 'valid'",
     (4, "mutant_metadata_only"): "left OAMP's record status",
     (4, "mutant_drops_metadata"): "lost or changed other metadata keys",
-    (4, "mutant_keeps_updated_at"): "did not move updated_at forward",
+    (4, "mutant_keeps_updated_at"): "did not set updated_at",
     (4, "mutant_returns_none"): "returned None",
     (4, "mutant_accepted_back_to_draft"): "accepted -> draft",
     (4, "mutant_two_updates"): "called memory_client.update_memory 2 times",
     (4, "mutant_calls_the_library"): "called the library's own set_memory_status",
     (4, "mutant_unknown_status_accepted"): "is not a status",
     (4, "mutant_status_name_in_metadata"): "stored 'ACCEPTED' in the metadata's 'lifecycle'",
-    (4, "mutant_updated_at_epoch_seconds"): "updated_at must be an ISO-8601 text from now_iso()",
+    (4, "mutant_updated_at_epoch_seconds"): "updated_at must be ISO-8601 text as now_iso() writes it",
     (4, "mutant_with_agent_conn"): "your function closed the shared connection",
     (4, "mutant_updates_the_global_memory_id"): "called memory_client.update_memory('fact-table-supplychain-vessels'",
     (4, "mutant_writes_through_ws_client"): "use the notebook's memory_client",

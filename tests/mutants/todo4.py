@@ -223,3 +223,83 @@ def mutant_one_message_for_every_refusal(memory_id, new_status):
     if target not in ALLOWED_TRANSITIONS[state.status]:
         raise LifecycleError("move refused: a memory goes draft -> accepted -> discard, never back")
     return _move(memory_id, target, state)
+
+
+def _allowed_or_refuse(memory_id, new_status):
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {state.status.value} to {target.value}")
+    return target, state
+
+
+def _stamped(memory_id, new_status, updated_at):
+    target, state = _allowed_or_refuse(memory_id, new_status)
+    return _move(memory_id, target, state, metadata={**state.metadata, "lifecycle": target.value,
+                                                     "updated_at": updated_at})
+
+
+def mutant_refusal_names_the_states_the_wrong_way_round(memory_id, new_status):
+    """The refusal says 'from <asked> to <current>': refusing accepted -> draft reads 'from draft to accepted'."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    if target not in ALLOWED_TRANSITIONS[state.status]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {target.value} to {state.status.value}")
+    return _move(memory_id, target, state)
+
+
+def mutant_state_from_metadata_default_draft(memory_id, new_status):
+    """Reads the state from metadata.get('lifecycle', 'draft'): a memory without one (accepted) counts as draft."""
+    target = parse_status(new_status)
+    state = read_lifecycle(agent_conn, memory_id)
+    current = parse_status(state.metadata.get("lifecycle", "draft"))
+    if target not in ALLOWED_TRANSITIONS[current]:
+        raise LifecycleError(f"memory {memory_id} cannot move from {current.value} to {target.value}")
+    return _move(memory_id, target, state)
+
+
+def mutant_oamp_status_by_sql(memory_id, new_status):
+    """Writes the metadata with update_memory but OAMP's status with its own UPDATE (chunks keep the old one)."""
+    target, state = _allowed_or_refuse(memory_id, new_status)
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata)
+    with agent_conn.cursor() as cur:
+        cur.execute("UPDATE eda_onnx_memory SET status = :s WHERE record_id = :id",
+                    s=OAMP_STATUS[target].value, id=memory_id)
+    agent_conn.commit()
+    return read_lifecycle(agent_conn, memory_id)
+
+
+def mutant_updated_at_hard_coded(memory_id, new_status):
+    """A fixed updated_at, later than any real one."""
+    return _stamped(memory_id, new_status, "2099-01-01T00:00:00+00:00")
+
+
+def mutant_updated_at_in_tokyo_time(memory_id, new_status):
+    """updated_at in local time with its offset (+09:00), not UTC."""
+    from datetime import datetime, timedelta, timezone
+    return _stamped(memory_id, new_status, datetime.now(timezone(timedelta(hours=9))).isoformat())
+
+
+def mutant_updated_at_str_of_datetime(memory_id, new_status):
+    """updated_at = str(datetime.now(timezone.utc)): a space where ISO-8601 has a 'T'."""
+    from datetime import datetime, timezone
+    return _stamped(memory_id, new_status, str(datetime.now(timezone.utc)))
+
+
+def mutant_returns_a_constructed_state(memory_id, new_status):
+    """Returns the state it wrote, with the memory's subject as its memory_id, instead of reading it back."""
+    import dataclasses
+    target, state = _allowed_or_refuse(memory_id, new_status)
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata=metadata, status=OAMP_STATUS[target])
+    return dataclasses.replace(state, memory_id=state.metadata.get("subject"), status=target,
+                               oamp_status=OAMP_STATUS[target].value, metadata=metadata)
+
+
+def mutant_metadata_passed_positionally(memory_id, new_status):
+    """update_memory(memory_id, metadata, status=...): the second positional parameter is the content."""
+    target, state = _allowed_or_refuse(memory_id, new_status)
+    metadata = {**state.metadata, "lifecycle": target.value, "updated_at": now_iso()}
+    memory_client.update_memory(memory_id, metadata, status=OAMP_STATUS[target])
+    return read_lifecycle(agent_conn, memory_id)

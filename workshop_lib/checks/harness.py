@@ -235,17 +235,33 @@ class _Grader:
 
     @contextlib.contextmanager
     def lent(self, replacements: dict[str, Any]) -> Iterator[None]:
-        """Temporarily replace notebook globals of the learner's function (always restored)."""
+        """Temporarily replace notebook globals of the learner's function (always restored).
+
+        A default argument bound to one of those globals when the cell ran
+        (``def f(q, client=memory_client)``) is the same object, and is lent
+        the same way: the function then still calls what the check observes.
+        """
         if not replacements:
             yield
             return
         scope = self.fn.__globals__
         saved = {name: scope[name] for name in replacements}
+        swap = {id(saved[name]): value for name, value in replacements.items()}
+        defaults = getattr(self.fn, "__defaults__", None)
+        kwdefaults = getattr(self.fn, "__kwdefaults__", None)
         scope.update(replacements)
         try:
+            if defaults:
+                self.fn.__defaults__ = tuple(swap.get(id(v), v) for v in defaults)
+            if kwdefaults:
+                self.fn.__kwdefaults__ = {k: swap.get(id(v), v) for k, v in kwdefaults.items()}
             yield
         finally:
             scope.update(saved)
+            if defaults:
+                self.fn.__defaults__ = defaults
+            if kwdefaults:
+                self.fn.__kwdefaults__ = kwdefaults
 
     # -- calling the learner's function
     def run(self, described: str, *args: Any, **kwargs: Any) -> tuple[Any, BaseException | None]:

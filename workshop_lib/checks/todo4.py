@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..config import MEMORY_TABLE
@@ -37,6 +39,7 @@ class _WriteLog:
         self.refused: list[str] = []
         self.other_ids: list[Any] = []
         self.live = True
+        self.started = self.ended = None   # when the learner's call began and ended (UTC)
 
     def update_memory(self, memory_id: str, *args: Any, **kwargs: Any) -> Any:
         if not self.live:
@@ -62,14 +65,17 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
     For all nine (from, to) pairs of draft/accepted/discard, on probe memories
     of its own: an allowed move must return the new state and store it — the
-    lifecycle in the metadata, OAMP's status (valid only when accepted), a
-    newer ``updated_at``, every other metadata key and the content unchanged,
-    with exactly one ``update_memory`` call; a move the lifecycle does not
-    allow must raise ``LifecycleError`` naming both states and change nothing
-    (no update at all), and two different refused moves must not get the same
-    message. An unknown status and an unknown memory id must raise
-    ``LifecycleError`` too. Only accepted memories may be found by search.
-    Calling the library's own ``set_memory_status`` does not count.
+    lifecycle in the metadata, OAMP's status (valid only when accepted: what
+    search filters on), ``updated_at`` as now_iso() writes it (ISO-8601 with
+    a 'T', UTC, the time of the call), every other metadata key and the
+    content unchanged, with exactly one ``update_memory`` call and no SQL
+    write on ``agent_conn``; a move the lifecycle does not allow must raise
+    ``LifecycleError`` naming both states, the right way round, and change
+    nothing (no update at all), and two different refused moves must not get
+    the same message. A memory without a lifecycle in its metadata (a catalog
+    fact) counts as accepted: it may be discarded, not accepted again. An
+    unknown status and an unknown memory id must raise ``LifecycleError``
+    too. Calling the library's own ``set_memory_status`` does not count.
 
     After every call: ``agent_conn`` is lent as a spy, so closing it (or
     ``with agent_conn:``) fails as the learner's mistake and leaves the shared
@@ -77,7 +83,8 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     asked for is refused, not forwarded; the stored lifecycle must be a
     status's value and ``updated_at`` ISO-8601 text; a memory changed without
     the notebook's ``memory_client`` is named as such; and the returned state
-    must be the one stored after the move (status, OAMP status, metadata).
+    must be the one stored after the move (status, OAMP status, metadata,
+    memory id and content).
     """
     from .. import reference
     from ..memory.lifecycle import LifecycleError, propose_memory, read_lifecycle
@@ -100,7 +107,7 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                 reference.set_memory_status(memory_id, status, memory_client=ws.memory_client, conn=ws.conn)
             return memory_id
 
-        def attempt(memory_id: str, target: Any) -> tuple[Any, BaseException | None, _WriteLog, _Log]:
+        def attempt(memory_id: str, target: Any) -> tuple[Any, BaseException | None, _WriteLog]:
             log = _WriteLog(scope["memory_client"], memory_id)
             conn_log = _Log()
             conn_spy = _ConnectionSpy(scope["agent_conn"], conn_log)
@@ -113,16 +120,25 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                 return real(*args, **kwargs)
 
             reference.set_memory_status = spy
+            log.started = _utc_now()
             try:
                 with grader.lent({"memory_client": log, "agent_conn": conn_spy}):
                     value, error = grader.run(f"{grader.name}({memory_id!r}, {target!r})", memory_id, target)
             finally:
+                log.ended = _utc_now()
                 reference.set_memory_status = real
                 log.live = False
                 conn_log.live = False
                 conn_spy.restore()
             _connection_still_works(grader, ws.conn)
             grader.after_call(conn_log, ws.conn, was_open, read_only=False)
+            sql = [s for s, _, _ in conn_log.statements if _statement_verb(s) in _WRITE_VERBS]
+            if sql:
+                grader.fail(f"{grader.name}({memory_id!r}, {target!r}) wrote to the database with SQL on agent_conn "
+                            f"({_short(sql[0], 120)}).",
+                            hint="a move goes through memory_client.update_memory(memory_id, metadata=..., "
+                                 "status=OAMP_STATUS[new]) only: OAMP keeps the status of the memory's search "
+                                 "chunks with the memory's, which an UPDATE of the memory table leaves behind.")
             if calls:
                 grader.fail("your function called the library's own set_memory_status instead of doing the move.",
                             hint="read the state with read_lifecycle, check ALLOWED_TRANSITIONS, then call "
@@ -136,7 +152,7 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                             "(the check refused that update, so that memory is unchanged).",
                             hint="pass the function's own memory_id parameter to update_memory; a global of the "
                                  "same name left by an earlier cell, or a parameter renamed, moves the wrong memory.")
-            return value, error, log, conn_log
+            return value, error, log
 
         refusals: dict[str, tuple[str, str]] = {}   # a refusal's message (memory id left out) -> its move
         for n, (start, target) in enumerate(itertools.product(_STATUSES, _STATUSES)):
@@ -144,18 +160,35 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
             before = read_lifecycle(ws.conn, memory_id)
             article = "an" if start == "accepted" else "a"
             described = f"{grader.name}({memory_id!r}, {target!r}) on {article} {start} memory"
-            value, error, log, conn_log = attempt(memory_id, target)
+            value, error, log = attempt(memory_id, target)
             after = _stored(grader, ws.conn, memory_id, described, target)
             if (start, target) in _ALLOWED:
-                _check_allowed(grader, described, value, error, log, conn_log, before, after, start, target)
+                _check_allowed(grader, described, value, error, log, before, after, start, target)
             else:
                 _check_refused(grader, described, error, log, before, after, start, target, LifecycleError)
                 _check_distinct(grader, described, str(error).replace(memory_id, "<id>"), refusals, start, target)
+        # a memory without lifecycle metadata (a catalog fact, a runbook) counts as accepted: it may be discarded,
+        # not accepted again; a function that reads the state from metadata['lifecycle'] gets this wrong
+        for n, target in enumerate(("accepted", "discard"), start=30):
+            memory_id = f"{PROBE_PREFIX}{run}-{n}"
+            grader.stack.callback(_delete_probe, ws, memory_id)
+            ws.memory_client.add_memory(text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=memory_id,
+                                        metadata={"kind": "guideline", "subject": "CHECK_SCHEMA.PROBE_COLUMN",
+                                                  "probe_note": "kept by every move"})
+            before = read_lifecycle(ws.conn, memory_id)
+            described = (f"{grader.name}({memory_id!r}, {target!r}) on a memory without a lifecycle in its metadata "
+                         "(as a catalog fact has none: it counts as accepted)")
+            value, error, log = attempt(memory_id, target)
+            after = _stored(grader, ws.conn, memory_id, described, target)
+            if ("accepted", target) in _ALLOWED:
+                _check_allowed(grader, described, value, error, log, before, after, "accepted", target)
+            else:
+                _check_refused(grader, described, error, log, before, after, "accepted", target, LifecycleError)
         for bad_status in ("approved", None):
             memory_id = probe("draft", 20 + (bad_status is None))
             before = read_lifecycle(ws.conn, memory_id)
             described = f"{grader.name}({memory_id!r}, {bad_status!r})"
-            _, error, log, _ = attempt(memory_id, bad_status)
+            _, error, log = attempt(memory_id, bad_status)
             if (not isinstance(error, LifecycleError) or log.updates
                     or _stored(grader, ws.conn, memory_id, described, bad_status) != before):
                 grader.fail(f"{described} must raise LifecycleError and change nothing ({bad_status!r} is not a "
@@ -163,7 +196,7 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                             hint="turn the text into a Status with parse_status(new_status) first; it raises "
                                  "LifecycleError for anything else.")
         missing = f"{PROBE_PREFIX}{run}-missing"
-        _, error, _, _ = attempt(missing, "accepted")
+        _, error, _ = attempt(missing, "accepted")
         if not isinstance(error, LifecycleError):
             grader.fail(f"{grader.name}({missing!r}, 'accepted') for a memory that does not exist must raise "
                         "LifecycleError.", got="no error" if error is None else f"{type(error).__name__}: {error}",
@@ -203,21 +236,45 @@ def _stored(grader: _Grader, conn: Any, memory_id: str, described: str, target: 
     return None  # unreachable: fail() raises
 
 
-def _is_iso(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _check_updated_at(grader: _Grader, described: str, old: Any, new: Any, log: _WriteLog) -> None:
+    """``updated_at`` is now_iso()'s text: ISO-8601 with a 'T', in UTC, and the time of the move itself."""
+    hint = "every move sets metadata['updated_at'] = now_iso() (called, at the move)."
+    if new is None or new == old:
+        grader.fail(f"{described} did not set updated_at (before {old!r}, after {new!r}).", hint=hint)
+    when = None
+    if isinstance(new, str):
+        with contextlib.suppress(ValueError):
+            when = datetime.fromisoformat(new)
+    if when is None or len(new) < 19 or new[10] != "T":
+        grader.fail(f"{described} stored updated_at {_short(new, 60)} ({type(new).__name__}); updated_at must be "
+                    "ISO-8601 text as now_iso() writes it, e.g. '2026-05-04T09:30:00.123456+00:00'.",
+                    hint="set metadata['updated_at'] = now_iso() (not time.time(), str(datetime.now()), a date, "
+                         "or a datetime object).")
+    if when.utcoffset() != timedelta(0):
+        grader.fail(f"{described} stored updated_at {new!r}, which is not in UTC "
+                    f"({'no time zone' if when.tzinfo is None else 'offset ' + new[-6:]}).",
+                    hint="now_iso() gives the time in UTC with its +00:00 offset; datetime.now() is local time.")
+    slack = timedelta(seconds=2)
+    if log.started is not None and log.ended is not None and not log.started - slack <= when <= log.ended + slack:
+        grader.fail(f"{described} stored updated_at {new!r}, which is not the time of the move "
+                    f"({log.started.isoformat(timespec='seconds')} UTC).",
+                    hint="call now_iso() inside the function, when it moves the memory (not a fixed value or a "
+                         "time taken when the cell ran).")
 
 
 def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseException | None, log: _WriteLog,
-                   conn_log: _Log, before: Any, after: Any, start: str, target: str) -> None:
+                   before: Any, after: Any, start: str, target: str) -> None:
     if error is not None:
-        grader.fail(f"{described} raised {type(error).__name__}: {error}, but {start} -> {target} is allowed.",
-                    hint="ALLOWED_TRANSITIONS[state.status] lists the moves to accept.")
+        refused = type(error).__name__ == "LifecycleError"
+        grader.raised(described, error, why=f"but {start} -> {target} is allowed.",
+                      hint="ALLOWED_TRANSITIONS[state.status] lists the moves to accept." if refused else
+                      "write with memory_client.update_memory(memory_id, metadata=..., status=OAMP_STATUS[new]) "
+                      "(keyword arguments: the second positional one is the content), the metadata a dict and "
+                      "'updated_at' the text now_iso() returns.")
     if after.status.value != target:
         grader.fail(f"{described} did not store the new status.", expected=f"lifecycle {target!r} in the metadata",
                     got=f"lifecycle {after.status.value!r}",
@@ -231,21 +288,13 @@ def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseExcep
     if lost:
         grader.fail(f"{described} lost or changed other metadata keys: {sorted(lost)}.",
                     hint="start from the stored metadata: {**state.metadata, 'lifecycle': ..., 'updated_at': ...}.")
-    if after.updated_at is not None and not _is_iso(after.updated_at):
-        grader.fail(f"{described} stored updated_at {after.updated_at!r} ({type(after.updated_at).__name__}); "
-                    "updated_at must be an ISO-8601 text from now_iso().",
-                    hint="set metadata['updated_at'] = now_iso() (not time.time() or a datetime object).")
-    if not after.updated_at or (before.updated_at and after.updated_at <= before.updated_at):
-        grader.fail(f"{described} did not move updated_at forward (before {before.updated_at!r}, after "
-                    f"{after.updated_at!r}).", hint="every move sets metadata['updated_at'] = now_iso().")
+    _check_updated_at(grader, described, before.updated_at, after.updated_at, log)
     if after.content != before.content:
         grader.fail(f"{described} changed the memory's text; a move only changes its status.")
     if not log.updates and after != before:
-        sql = [s for s, _, _ in conn_log.statements if _statement_verb(s) in _WRITE_VERBS]
-        how = (f"with SQL ({_short(sql[0], 120)})" if sql else
-               "through another client (e.g. ws.memory_client)")
         grader.fail(f"{described} changed the memory without calling the notebook's memory_client: it wrote "
-                    f"{how}, so the check saw 0 memory_client.update_memory calls.",
+                    "through another client (e.g. ws.memory_client), so the check saw 0 "
+                    "memory_client.update_memory calls.",
                     hint="use the notebook's memory_client (the one the setup cell defines): "
                          "memory_client.update_memory(memory_id, metadata=..., status=...) once.")
     if len(log.updates) != 1:
@@ -256,7 +305,7 @@ def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseExcep
     if getattr(status, "value", status) != target:
         grader.fail(f"{described} returned {_short(value)}.", expected=f"the new state (status {target!r})",
                     hint="end with `return read_lifecycle(agent_conn, memory_id)`.")
-    for name in ("oamp_status", "metadata"):
+    for name in ("oamp_status", "metadata", "memory_id", "content"):
         returned, stored = getattr(value, name, None), getattr(after, name)
         if returned == stored:
             continue
@@ -265,7 +314,8 @@ def _check_allowed(grader: _Grader, described: str, value: Any, error: BaseExcep
             returned, stored = {k: returned.get(k) for k in keys}, {k: stored.get(k) for k in keys}
         grader.fail(f"{described} returned a state with a stale {name}: {_short(returned, 160)}, but the memory "
                     f"now holds {_short(stored, 160)}.",
-                    expected="the state read back after the move (status, oamp_status and metadata as stored)",
+                    expected="the state read back after the move (status, oamp_status, metadata, memory_id and "
+                             "content as stored)",
                     hint="end with `return read_lifecycle(agent_conn, memory_id)`, not the state read before "
                          "the move with only its status replaced.")
 
@@ -285,10 +335,16 @@ def _check_refused(grader: _Grader, described: str, error: BaseException | None,
     if not isinstance(error, lifecycle_error):
         grader.fail(f"{described} raised {type(error).__name__}: {error}; a refused move raises LifecycleError.",
                     hint="raise LifecycleError(f'... from {state.status.value} to {new.value} ...').")
-    if start not in str(error).lower() or target not in str(error).lower():
+    text = str(error).lower()
+    if start not in text or target not in text:
         grader.fail(f"{described} raised LifecycleError({str(error)!r}), which does not name both states.",
                     expected=f"a message naming {start!r} and {target!r}",
                     hint="say which move was refused, e.g. f'cannot move from {state.status.value} to {new.value}'.")
+    if start != target and re.search(rf"\bfrom\W+{target}\b.*\bto\W+{start}\b", text):
+        grader.fail(f"{described} raised LifecycleError({str(error)!r}): it names the move the wrong way round "
+                    f"({target} -> {start}, a move that is not the one refused).",
+                    hint="from the memory's status to the one asked for: "
+                         "f'cannot move from {state.status.value} to {new.value}'.")
 
 
 def _check_distinct(grader: _Grader, described: str, message: str, refusals: dict[str, tuple[str, str]],
