@@ -183,3 +183,49 @@ def mutant_own_toolbox(question, k=3):
     memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
     run = run_agent(_messages(question, memories), tools=ToolBox([]))
     return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def _answered(question, memories, *, shown=None, **options):
+    run = run_agent(_messages(question, memories if shown is None else shown), tools=agent_tools, **options)
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def _corrections(question, k):
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])
+    return [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+
+
+def mutant_drops_distant_hits(question, k=3):
+    """Keeps only hits with distance < 0.5 ('relevant enough'): every retrieved correction must go in."""
+    hits = [h for h in retrieve_knowledge(question, k=k, kinds=["correction"]) if h["distance"] < 0.5]
+    return _answered(question, [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits])
+
+
+def mutant_no_agent_without_hits(question, k=3):
+    """Skips the agent when no correction is retrieved: a canned answer and run=None."""
+    memories = _corrections(question, k)
+    if not memories:
+        return {"answer": "No reviewed corrections apply to this question.", "memory_ids": [], "run": None}
+    return _answered(question, memories)
+
+
+def mutant_memories_listed_worst_first(question, k=3):
+    """Writes the memories into the system message worst first; reports the ids best first."""
+    memories = _corrections(question, k)
+    return _answered(question, memories, shown=memories[::-1])
+
+
+def mutant_drafts_shown_for_context(question, k=3):
+    """Also gives the model the drafts waiting for review ('for context'); reports only the retrieved ids."""
+    memories = _corrections(question, k)
+    return _answered(question, memories, shown=memories + [(s.memory_id, s.content) for s in review_queue()])
+
+
+def mutant_k_capped_at_three(question, k=3):
+    """Caps k at 3 to keep the prompt short: grounded_answer(q, k=5) still retrieves 3."""
+    return _answered(question, _corrections(question, min(k, 3)))
+
+
+def mutant_model_named(question, k=3):
+    """Names the model itself: the workshop's choice (WORKSHOP_LLM_MODEL) is ignored."""
+    return _answered(question, _corrections(question, k), model="workshop-offline/rules")

@@ -15,10 +15,15 @@ from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_prob
 RUN_IMPORTS = ("workshop_lib.agent.offline",)
 
 _QUESTION = "Check probe {run}: what unit does CHECK_SCHEMA.PROBE_COLUMN use?"
-# two accepted corrections, so that k=3 retrieves both (their order and both ids are graded) and k=1 one
+# three accepted corrections, so that k=3 retrieves them all (their order and every id are graded) and k=1
+# one; the fourth is far from the question (cosine distance ~0.54) yet among the k=5 search's 20 candidates:
+# a function that drops distant hits drops it
 _ACCEPTED = (("accepted", "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, never pounds."),
              ("accepted-2", "Check probe {run} correction: the unit of CHECK_SCHEMA.PROBE_COLUMN is the kilogram, "
-                            "per container."))
+                            "per container."),
+             ("accepted-3", "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLUMN values are kilograms; convert "
+                            "pounds before loading."),
+             ("accepted-far", "Check probe {run} correction: tug crews change at the pilot station."))
 _DRAFT = "Check probe {run} correction: what unit does CHECK_SCHEMA.PROBE_COLUMN use? It holds pounds."
 
 
@@ -32,7 +37,7 @@ def _kinds(value: Any) -> list[str] | None:
 def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     """Grade TODO 5 ``grounded_answer(question, k=3) -> {"answer", "memory_ids", ...}``.
 
-    With two accepted probe corrections and a draft one of its own, spies on
+    With four accepted probe corrections and a draft one of its own, spies on
     the notebook's ``retrieve_knowledge`` (exactly one call: the question,
     ``kinds=["correction"]``, the given ``k``) and ``run_agent`` (exactly one
     call: ``AGENT_PROMPT`` and each retrieved memory written as
@@ -40,8 +45,14 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     is the question unchanged, and the notebook's ``agent_tools``; the run
     must end with an answer); the result must report the loop's own answer,
     the retrieved ids in order — which includes the accepted probes and never
-    the draft — and the run itself. ``k`` defaults to 3, as the TODO's
-    signature says. Calling the library's ``grounded_answer`` does not count.
+    the draft — and the run itself. The memories go in the system message in
+    the order retrieved, the draft never, and the run uses the workshop's
+    model (no ``model=``). Three close accepted probes make the order count;
+    a fourth, far from the question, is retrieved at k=5 and must be given
+    too. In a store without any accepted correction, a first call with
+    nothing to retrieve must still run the agent. ``k`` defaults to 3, as the
+    TODO's signature says. Calling the library's ``grounded_answer`` does not
+    count.
     """
     from .. import reference
     from ..memory.lifecycle import propose_memory
@@ -54,6 +65,10 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         _remove_stale_probes(ws)
         run = new_probe_run()
         question = _QUESTION.format(run=run)
+        if not reference.retrieve_knowledge(question, k=3, kinds=["correction"], memory_client=ws.memory_client,
+                                            user_id=ws.user_id, agent_id=ws.agent_id):
+            # a store without accepted corrections yet (Part 4 before its review): the agent still answers
+            _grade_once(grader, scope, reference, question, 3, {}, probes=False)
         ids = {}
         for name, text in (*_ACCEPTED, ("draft", _DRAFT)):
             ids[name] = f"{PROBE_PREFIX}{run}-{name}"
@@ -63,7 +78,7 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
             if name != "draft":
                 reference.set_memory_status(ids[name], "accepted", memory_client=ws.memory_client, conn=ws.conn)
 
-        for k in (3, 1):
+        for k in (3, 1, 5):
             _grade_once(grader, scope, reference, question, k, ids)
 
 
@@ -76,7 +91,8 @@ def _spied_names(scope: dict[str, Any], name: str) -> list[str]:
 
 
 def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question: str, k: int,
-                ids: dict[str, str]) -> None:
+                ids: dict[str, str], *, probes: bool = True) -> None:
+    """One call of the learner's function, graded; ``probes`` False: a store with no correction to retrieve."""
     retrievals: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     library_calls: list[str] = []
@@ -177,6 +193,20 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
                     f"as '[memory:<id>] text' in a system message ({len(hits)} retrieved, every one goes in).",
                     hint="put AGENT_PROMPT + memory_block([(id, body), ...]) in the system message, one pair per "
                          "hit; the id is hit['metadata']['memory_id'].")
+    placed = [system.find(f"[memory:{h['metadata'].get('memory_id')}]") for h in hits]
+    if placed != sorted(placed):
+        grader.fail(f"{described} listed the memories in the system message in another order than retrieved.",
+                    expected=f"best first: {hit_ids}",
+                    hint="memory_block(memories) with the pairs in the order retrieve_knowledge returned them.")
+    if probes and (f"[memory:{ids['draft']}]" in system or ids["draft"] in system):
+        grader.fail(f"{described} gave the model a DRAFT memory ({ids['draft']}) in the system message; drafts "
+                    "must never ground an answer, even when its id is not reported.",
+                    hint="give the model exactly the memories retrieve_knowledge(question, k=k, "
+                         "kinds=['correction']) returned, nothing from the review queue.")
+    if runs[0].get("model") is not None:
+        grader.fail(f"{described} ran the loop with model={runs[0]['model']!r}; the workshop's model choice "
+                    "(WORKSHOP_LLM_MODEL, or the offline teaching model) decides which model answers.",
+                    hint="run_agent(messages, tools=agent_tools) without model=.")
     agent_run = runs[0]["run"]
     if getattr(agent_run, "stopped", "answer") != "answer":
         grader.fail(f"{described}'s agent run stopped before answering ({agent_run.stopped} after "
@@ -196,11 +226,14 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
         grader.fail(f"{described} returned {got}; the cells after the TODO read the run itself (its messages, "
                     "model and label).", expected='"run": the AgentRun that run_agent returned',
                     hint='return {"answer": run.answer, "memory_ids": [...], "run": run}.')
+    if not probes:
+        return
     if ids["draft"] in value["memory_ids"]:
         grader.fail(f"{described} used a DRAFT memory; drafts must never ground an answer.",
                     hint="use retrieve_knowledge (it never returns drafts); do not search with "
                          "include_invalid_results=True.")
-    if ids["accepted"] not in value["memory_ids"] and ids["accepted-2"] not in value["memory_ids"]:
+    close = [ids[name] for name in ("accepted", "accepted-2", "accepted-3")]
+    if not set(close) & set(value["memory_ids"]):
         grader.fail(f"{described} did not use the accepted corrections written for this question "
-                    f"({ids['accepted']}, {ids['accepted-2']}).", got=f"memory_ids={value['memory_ids']}",
+                    f"({', '.join(close)}).", got=f"memory_ids={value['memory_ids']}",
                     hint="retrieve_knowledge(question, k=k, kinds=['correction']) finds them.")
