@@ -202,3 +202,39 @@ def mutant_user_tab_comments(conn, owner):
         rows = cur.fetchall()
     return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t))
             for t, c in rows]
+
+
+def _rows(conn, owner, sql=TABLES_SQL):
+    with conn.cursor() as cur:
+        cur.execute(sql, owner=owner)
+        return cur.fetchall()
+
+
+def mutant_namedtuple_of_its_own(conn, owner):
+    """Returns a namedtuple with the Fact fields, not Fact: the scan cell stores only Facts."""
+    import collections
+    owner = owner.upper()
+    row = collections.namedtuple("TableFact", "kind subject body metadata")
+    return [row("table", f"{owner}.{t}", _body(owner, t, c), _meta(owner, t)) for t, c in _rows(conn, owner)]
+
+
+def mutant_metadata_with_a_subject(conn, owner):
+    """Adds "subject": table to the metadata, which replaces the fact's own subject in the stored memory."""
+    owner = owner.upper()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c),
+                 metadata={**_meta(owner, t), "subject": t}) for t, c in _rows(conn, owner)]
+
+
+def mutant_comment_not_stripped(conn, owner):
+    """Writes the body itself without stripping the comment: spaces around it stay."""
+    owner = owner.upper()
+    return [Fact(kind="table", subject=f"{owner}.{t}",
+                 body=f"Table {owner}.{t}. Documented purpose: {c}" if c else _body(owner, t, c),
+                 metadata=_meta(owner, t)) for t, c in _rows(conn, owner)]
+
+
+def mutant_column_comments(conn, owner):
+    """Joins ALL_COL_COMMENTS (one row per column) instead of ALL_TAB_COMMENTS."""
+    owner = owner.upper()
+    return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t))
+            for t, c in _rows(conn, owner, TABLES_SQL.replace("all_tab_comments", "all_col_comments"))]

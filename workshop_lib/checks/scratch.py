@@ -38,7 +38,8 @@ def _scratch_schema(conn: Any) -> Iterator[str]:
     try:
         _run(conn, f"CREATE TABLE {owner}.CHK_{tag}_BERTHS (berth_id NUMBER PRIMARY KEY, berth_name VARCHAR2(40))")
         created.append(f"{owner}.CHK_{tag}_BERTHS")
-        _run(conn, f"COMMENT ON TABLE {created[0]} IS 'Check scratch table: berths of a port, one row per berth.'")
+        # spaces around the text, as a comment written by hand may have them: the body strips them
+        _run(conn, f"COMMENT ON TABLE {created[0]} IS '  Check scratch table: berths of a port, one row per berth. '")
         for name in (f"{owner}.VESSELS", f"{owner}.CHK_{tag}_TUGS"):
             try:
                 _run(conn, f"CREATE TABLE {name} (tug_id NUMBER PRIMARY KEY)")

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..config import SCHEMA
+from ..scanner import Fact
 from .connection import _fetch, _transaction_open
 from .harness import _Grader, _listed, _short
 from .scratch import _scratch_schema
@@ -87,16 +88,19 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
                     hint="use the connection you are given: `with conn.cursor() as cur:`.")
 
     for item in facts:
-        if not all(hasattr(item, a) for a in ("kind", "subject", "body")):
-            grader.fail(f"{described} returned an item that is not a Fact.", got=_short(item, 200),
+        if not isinstance(item, Fact):
+            grader.fail(f"{described} returned a {type(item).__name__}, not a Fact: the scan cell stores only "
+                        "Facts (it would fall back to the library's scanner).", got=_short(item, 200),
                         hint="build each item with Fact(kind='table', subject=f'{owner}.{table}', "
-                             "body=table_body(...)-style text).")
+                             "body=table_body(owner, table, comment), metadata={...}), the notebook's Fact.")
     subjects = [str(f.subject) for f in facts]
     wanted = {f"{owner}.{t}": c for t, c in expected.items()}
     dup = sorted({s for s in subjects if subjects.count(s) > 1})
     if dup:
+        columns = any("col_comments" in sql.lower() for sql, _, _ in log.statements)
         grader.fail(f"{described} returned the same table more than once.", got=_listed(dup),
-                    hint="one Fact per table: join ALL_TAB_COMMENTS on both owner and table_name.")
+                    hint="a table's comment is in ALL_TAB_COMMENTS; ALL_COL_COMMENTS has one row per column."
+                    if columns else "one Fact per table: join ALL_TAB_COMMENTS on both owner and table_name.")
     missing = sorted(set(wanted) - set(subjects))
     extra = sorted(set(subjects) - set(wanted))
     if missing or extra:
@@ -125,13 +129,17 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
         if str(fact.kind) != "table":
             grader.fail(f"{described}: the Fact for {fact.subject} has kind {fact.kind!r}.",
                         expected="'table'", got=repr(fact.kind), hint="use kind='table' for table facts.")
-        table = str(fact.subject).split(".", 1)[1]
-        body = table_body(owner, table, wanted[str(fact.subject)])
+    # "None" first: a body that formats the comment straight in is named for that, whichever table comes first
+    for fact in facts:
         if "None" in str(fact.body):
-            grader.fail(f"{described}: the body of {fact.subject} contains 'None'.", expected=repr(body),
-                        got=repr(fact.body),
+            table = str(fact.subject).split(".", 1)[1]
+            grader.fail(f"{described}: the body of {fact.subject} contains 'None'.",
+                        expected=repr(table_body(owner, table, wanted[str(fact.subject)])), got=repr(fact.body),
                         hint="a table without a comment must say 'not documented (the table has no comment).', "
                              "never format None into the text.")
+    for fact in facts:
+        table = str(fact.subject).split(".", 1)[1]
+        body = table_body(owner, table, wanted[str(fact.subject)])
         if fact.body != body and fact.body == table_body(owner, table, None):
             grader.fail(f"{described}: the body of {fact.subject} says the table has no comment, but "
                         f"ALL_TAB_COMMENTS has one for {fact.subject}.", expected=repr(body), got=_short(fact.body),
@@ -168,7 +176,10 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
         table = str(fact.subject).split(".", 1)[1]
         wanted_meta = {"owner": owner, "table": table, "source": "catalog_scanner"}
         got_meta = dict(getattr(fact, "metadata", None) or {})
-        if {k: got_meta.get(k) for k in wanted_meta} != wanted_meta:
-            grader.fail(f"{described}: the metadata of {fact.subject} is not as specified.",
-                        expected=repr(wanted_meta), got=_short(got_meta, 150),
-                        hint='metadata={"owner": owner, "table": table, "source": "catalog_scanner"}.')
+        if got_meta != wanted_meta:
+            clash = sorted({"kind", "subject"} & set(got_meta))
+            grader.fail(f"{described}: the metadata of {fact.subject} is not as specified"
+                        + (f" ({' and '.join(clash)} in it would replace the fact's own {' and '.join(clash)}: "
+                           "the memory's metadata is the fact's kind and subject plus this dict)." if clash else
+                           "."), expected=repr(wanted_meta), got=_short(got_meta, 150),
+                        hint='exactly metadata={"owner": owner, "table": table, "source": "catalog_scanner"}.')
