@@ -204,3 +204,33 @@ def mutant_drops_kindless_memories(query, k=5, kinds=None):
 def mutant_default_k_changed(query, k=3, kinds=None):
     """Changes the signature's default k from 5 to 3: a call without k returns 3 memories."""
     return solution(query, k, kinds)
+
+
+def mutant_kinds_string_as_substring(query, k=5, kinds=None):
+    """Never splits a kinds string: `kind not in kinds` is a substring test, and raises for a kindless memory."""
+    candidates = []
+    for result in memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                       exact_agent_match=True, record_types=["memory"], max_results=k * 4):
+        item = _candidate(result)
+        if item["kind"] == "tool_output":
+            continue
+        if kinds and item["kind"] not in kinds:
+            continue
+        candidates.append(item)
+    return rerank(query, candidates, top_k=k, content_key="body")
+
+
+def mutant_tool_output_when_asked_for(query, k=5, kinds=None):
+    """Drops tool output only when the kinds do not name it: kinds='tool_output, column' returns raw output."""
+    wanted = _kinds(kinds)
+    return _search_filter_rerank(query, k, kinds, drop_tool_output=not wanted or "tool_output" not in wanted)
+
+
+def mutant_oversampling_capped_at_twenty(query, k=5, kinds=None):
+    """Caps the candidates at 20: max_results=min(k * 4, 20), so k=6 searches 20, not 24."""
+    return _search_filter_rerank(query, k, kinds, max_results=min(k * 4, 20))
+
+
+def mutant_includes_invalid_results(query, k=5, kinds=None):
+    """Searches with include_invalid_results=True ("lose nothing"): drafts and discarded memories come back."""
+    return _search_filter_rerank(query, k, kinds, search_kwargs={"include_invalid_results": True})

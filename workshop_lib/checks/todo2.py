@@ -93,11 +93,16 @@ def todo2(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         grade("What unit is vessel capacity measured in?", 3, "column,guideline", pass_kinds=True)
         grade("What unit is vessel capacity measured in?", 3, ["guideline"], pass_kinds=True)
         grade("What unit is vessel capacity measured in?", 3, [], pass_kinds=True)
+        grade("What unit is vessel capacity measured in?", 6)   # past 5: k * 4 with no cap
+        # asking for tool output does not bring it back: it is never knowledge
+        grade("Which rows did the last query about vessel capacity return?", 3, "tool_output, column",
+              pass_kinds=True)
 
         probe_text = "Workshop check probe: which berth log records the tug assignments of arriving vessels?"
         probes = _scope_probes(grader, ws, probe_text)
         _kindless_probe(grader, ws, probe_text)
         got = grade(probe_text, 5)
+        grade(probe_text, 5, "guideline, table", pass_kinds=True)   # a kinds string meets a memory without a kind
         leaked = _probe_hits([r.get("subject") for r in got], probes, lambda p: f"{CHECK_SCHEMA}.PROBE#{p.why}")
         if leaked:
             grader.fail(f"{grader.name}({probe_text!r}, k=5) returned {_probe_reason(leaked[0])}.",
@@ -139,6 +144,13 @@ def _check_search_call(grader: _Grader, described: str, log: _Log, query: str, k
     if not isinstance(types, (list, tuple, set, frozenset)) or set(types) != {"memory"}:
         grader.fail(f"{described} searched record types {types!r}.", expected="record_types=['memory']",
                     got=repr(types), hint="only long-term memories: record_types=['memory'].")
+    if call.get("include_invalid_results"):
+        grader.fail(f"{described} searched with include_invalid_results={call['include_invalid_results']!r}.",
+                    hint="drafts and discarded memories must never come back: leave include_invalid_results out.")
+    if call.get("metadata_filter"):
+        grader.fail(f"{described} searched with metadata_filter={_short(call['metadata_filter'], 60)}.",
+                    hint="search the k * 4 nearest memories of every kind, then keep the wanted kinds in Python "
+                         "(the instructions' order: oversample, filter, rerank).")
     if call.get("query") not in (None, query):
         grader.fail(f"{described} searched for a different text.", expected=repr(query),
                     got=_short(call.get("query")), hint="search for the query you were given.")
