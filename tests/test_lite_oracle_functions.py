@@ -118,3 +118,19 @@ def test_raw_values_sys_guid_hextoraw_rawtohex(conn) -> None:
         assert failure(conn, "INSERT INTO raw_ids (tag, n) VALUES (12, 6)").code == 932
     finally:
         run(conn, "DROP TABLE raw_ids PURGE")
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), 3, 1)", "abc"),
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), 3, 2)", "bcd"),
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), 3)", "abc"),
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), 3, 0)", None),   # offset below 1: NULL (SUBSTR would start at 1)
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), 0, 1)", None),   # amount below 1
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), 32768, 1)", None),   # amount above 32767
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), NULL, 1)", None),
+    ("DBMS_LOB.SUBSTR(TO_CLOB('abcdef'), 3, NULL)", None),
+])
+def test_dbms_lob_substr_is_null_where_oracle_says_so(conn, call: str, expected: str | None) -> None:
+    """DBMS_LOB.SUBSTR returns NULL for a NULL argument, an amount outside 1..32767 or an offset below 1
+    (PL/SQL Packages and Types Reference); lite read offset 0 as 1 and a NULL amount as 32767."""
+    assert run(conn, f"SELECT {call} FROM dual") == [(expected,)]

@@ -1272,11 +1272,19 @@ def _translation_table(source: str, target: str) -> dict[int, int | None]:
 
 
 def lob_substr(lob: Any, amount: Any = 32767, offset: Any = 1) -> str | None:
-    """DBMS_LOB.SUBSTR(lob, amount, offset) — note Oracle's argument order."""
-    if lob is None:
+    """DBMS_LOB.SUBSTR(lob, amount, offset) — note Oracle's argument order.
+
+    As in Oracle (PL/SQL Packages and Types Reference, DBMS_LOB.SUBSTR): NULL
+    when any argument is NULL, ``amount`` is below 1 or above 32767, or
+    ``offset`` is below 1 (offset 0 is not the first character, as it is for
+    SUBSTR).
+    """
+    if lob is None or amount is None or offset is None:
         return None
-    start = int(offset or 1) - 1
-    return str(lob)[start:start + int(amount if amount is not None else 32767)]
+    amount, start = int(amount), int(offset)
+    if not 1 <= amount <= 32767 or start < 1:
+        return None
+    return str(lob)[start - 1:start - 1 + amount]
 
 
 def sdo_point(x: Any, y: Any, z: Any = None) -> str:
