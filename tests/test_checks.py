@@ -147,6 +147,15 @@ def test_notebook_globals_captured_as_default_arguments_are_observed_too(ws: Any
     assert (fn.__defaults__, fn.__kwdefaults__) == defaults, "the function's own defaults must be restored"
 
 
+@pytest.mark.parametrize("name", ["solution_embedding_inline", "solution_positional_order_by", "solution_rownum_top_n"])
+def test_other_correct_forms_of_the_hybrid_statement_pass(ws: Any, name: str,
+                                                          capfd: pytest.CaptureFixture[str]) -> None:
+    """The inline embedding, a positional ORDER BY and Oracle's ROWNUM top-N are correct too (the last two were
+    told 'rows tied on rrf_score must be ordered by record_id' and 'the final SELECT has no ORDER BY')."""
+    checks.todo3(getattr(todo3, name))
+    assert capfd.readouterr().out == "TODO 3 passed — hybrid_rrf_search_memories\n"
+
+
 def test_calling_the_library_versions_fails_with_what_happened(ws: Any, capfd: pytest.CaptureFixture[str]) -> None:
     """A TODO that hands its work to workshop_lib.reference fails, under any import alias, and says so."""
     ns = notebook(ws, """
@@ -280,6 +289,8 @@ REASONS = {
     (2, "mutant_tool_output_when_asked_for"): "kinds='tool_output, column') returned a tool_output memory",
     (2, "mutant_oversampling_capped_at_twenty"): "expected: max_results=24 (k * 4 candidates for k=6)",
     (2, "mutant_includes_invalid_results"): "searched with include_invalid_results=True",
+    (3, "mutant_content_from_offset_zero"): "content must be a str of at most 500 characters",
+    (3, "mutant_ordered_by_the_sum_of_ranks"): "is not sorted by rrf_score, best first",
     (2, "mutant_default_k_changed"): "has k=3; the TODO's signature is retrieve_knowledge(query, k=5, kinds=None)",
     (3, "mutant_keyword_tiebreak_descending"): "the keyword leg ranks memories tied on score out of record-id order",
     (3, "mutant_vector_tiebreak_descending"): "the vector leg ranks memories tied on distance out of record-id order",

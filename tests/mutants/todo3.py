@@ -329,3 +329,25 @@ def mutant_vector_tiebreak_descending(query, k=5, per_list=30, rrf_k=60):
 def mutant_default_per_list_changed(query, k=5, per_list=20, rrf_k=60):
     """Changes the signature's default per_list from 30 to 20."""
     return solution(query, k, per_list, rrf_k)
+
+
+def solution_positional_order_by(query, k=5, per_list=30, rrf_k=60):
+    """Also correct: the final ORDER BY by position (7 is rrf_score, 1 is record_id)."""
+    return _run(_sql(order="7 DESC, 1"), query, k, per_list, rrf_k)
+
+
+def solution_rownum_top_n(query, k=5, per_list=30, rrf_k=60):
+    """Also correct on Oracle: the classic top-N, SELECT * FROM (... ORDER BY ...) WHERE ROWNUM <= :k."""
+    head, _, tail = _sql().rpartition("SELECT f.record_id")
+    inner = "SELECT f.record_id" + tail.replace("FETCH FIRST :k ROWS ONLY", "")
+    return _run(f"{head}SELECT * FROM ({inner}) WHERE ROWNUM <= :k", query, k, per_list, rrf_k)
+
+
+def mutant_content_from_offset_zero(query, k=5, per_list=30, rrf_k=60):
+    """DBMS_LOB.SUBSTR(m.content, 500, 0): an offset below 1 is NULL on Oracle (SUBSTR would start at 1)."""
+    return _run(_sql(content="DBMS_LOB.SUBSTR(m.content, 500, 0)"), query, k, per_list, rrf_k)
+
+
+def mutant_ordered_by_the_sum_of_ranks(query, k=5, per_list=30, rrf_k=60):
+    """Orders the fused rows by r_vec + r_txt instead of rrf_score."""
+    return _run(_sql(order="f.r_vec + f.r_txt, f.record_id"), query, k, per_list, rrf_k)

@@ -131,6 +131,8 @@ def todo3(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         _grade_hybrid(grader, ws, scope, "Which voyages are delayed and why?", 8, 4, 10)
         _grade_hybrid(grader, ws, scope, "ORA-00904: invalid identifier -- what does it mean?", 3, 10, 1)
         _grade_hybrid(grader, ws, scope, "How is the total cargo value computed in US dollars?", 6, 12, 60)
+        # a question whose rows ordered by the sum of their ranks come out in another order than by rrf_score
+        _grade_hybrid(grader, ws, scope, "container gross weight kg", None, None, None)
         _grade_without_keywords(grader, ws, scope)
 
         probe_text = "Workshop check probe: berth log of tug assignments for arriving vessels"
@@ -309,10 +311,25 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
         tree = sqlglot.parse_one(sql, read=Oracle)
     except sqlglot.errors.ParseError:
         return None
-    if isinstance(tree, exp.Select) and tree.args.get("order") is None:
+    final = _top_n_query(tree)
+    if isinstance(final, exp.Select) and final.args.get("order") is None:
         grader.fail(f"{described}: the final SELECT has no ORDER BY, so the fused rows come out in any order "
                     "(and FETCH FIRST :k keeps arbitrary ones).",
                     hint="end with ORDER BY rrf_score DESC, f.record_id FETCH FIRST :k ROWS ONLY.")
+    return tree
+
+
+def _top_n_query(tree: Any) -> Any:
+    """The ordered query of Oracle's classic top-N form, ``SELECT * FROM (... ORDER BY ...) WHERE ROWNUM <= :k``,
+    which orders and cuts as ORDER BY ... FETCH FIRST does; any other statement as it is."""
+    from sqlglot import exp
+
+    source = (tree.args.get("from_") or tree.args.get("from")) if isinstance(tree, exp.Select) else None
+    inner = source.this if source is not None else None
+    if (tree.args.get("order") is None and not tree.args.get("joins") and isinstance(inner, exp.Subquery)
+            and isinstance(inner.this, exp.Select) and inner.this.args.get("order") is not None
+            and any(c.name.upper() == "ROWNUM" for c in (tree.args.get("where") or exp.Where()).find_all(exp.Column))):
+        return inner.this
     return tree
 
 
@@ -329,10 +346,16 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
     def id_ordered(select: exp.Select) -> bool:
         orders = [select.args.get("order")] + [w.args.get("order") for w in select.find_all(exp.Window)
                                                 if w.find_ancestor(exp.Select) is select]
-        return any(c.name.lower() in _ID_COLUMNS for o in orders if o is not None for c in o.find_all(exp.Column))
+        keys = [key.this for o in orders if o is not None for key in o.expressions]
+        # ORDER BY 1: the first select-list item (its column or alias)
+        keys = [select.expressions[int(k.name) - 1] if isinstance(k, exp.Literal) and k.is_int
+                and 0 < int(k.name) <= len(select.expressions) else k for k in keys]
+        return any(c.name.lower() in _ID_COLUMNS for k in keys for c in k.find_all(exp.Column)) or any(
+            isinstance(k, exp.Alias) and k.alias.lower() in _ID_COLUMNS for k in keys)
 
+    final = _top_n_query(tree)
     for select in tree.find_all(exp.Select):
-        if select.args.get("limit") is None or select is tree:
+        if select.args.get("limit") is None or select is final:
             continue
         if select.args.get("order") is None:
             grader.fail(f"{described}: a leg cuts its list with FETCH FIRST but has no ORDER BY in the same "
@@ -342,7 +365,20 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
             grader.fail(f"{described}: a leg orders rows tied on distance or score arbitrarily.",
                         hint="break ties by record id: ROW_NUMBER() OVER (ORDER BY ..., c.source_id) or "
                              "ORDER BY SCORE(1) DESC, m.record_id.")
-    if isinstance(tree, exp.Select) and not id_ordered(tree):
+    order = final.args.get("order") if isinstance(final, exp.Select) else None
+    if order is not None and order.expressions:
+        first = order.expressions[0].this
+        if isinstance(first, exp.Literal) and first.is_int and 0 < int(first.name) <= len(final.expressions):
+            first = final.expressions[int(first.name) - 1]
+        fused = (isinstance(first, exp.Alias) and first.alias.lower() == "rrf_score") or any(
+            c.name.lower() == "rrf_score" for c in first.find_all(exp.Column)) or any(
+            p.name.lower() == "rrf_k" for p in first.find_all(exp.Placeholder))
+        if not fused:
+            grader.fail(f"{described} is not sorted by rrf_score, best first: the final ORDER BY starts with "
+                        f"{_short(order.expressions[0].sql(dialect='oracle'), 80)}.",
+                        hint="ORDER BY rrf_score DESC, f.record_id — the fused score decides the order, not the "
+                             "ranks themselves.")
+    if isinstance(final, exp.Select) and not id_ordered(final):
         grader.fail(f"{described}: rows tied on rrf_score must be ordered by record_id.",
                     hint="ORDER BY rrf_score DESC, f.record_id — ties then come out the same every time.")
 
