@@ -249,7 +249,7 @@ REASONS = {
     (3, "mutant_drafts_in_vector_leg"): "keep only m.status = 'valid' memories in both legs",
     (3, "mutant_tool_output_in_text_leg"): "r_txt of",
     (3, "mutant_two_round_trips"): "made 37 SQL execute call(s)",
-    (3, "mutant_unescaped_keywords"): "r_txt of SUPPLYCHAIN.VESSELS.CAPACITY_TEU",
+    (3, "mutant_unescaped_keywords"): "did not bind the keyword query text_query(query)",
     (3, "mutant_vector_leg_unscoped"): "scope both legs",
     (3, "mutant_wrong_sentinel"): "r_txt of",
     (3, "mutant_zero_based_ranks"): "r_vec of",

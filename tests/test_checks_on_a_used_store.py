@@ -30,7 +30,8 @@ POSITIONS_QUERY = "Where do we record vessel current positions?"   # a question 
 def ws(home_copy) -> Any:
     """A scanned lite workshop with the learner's own runbook and notes, and Part 4's review (cells 7 and 18)."""
     from workshop_lib import checks
-    from workshop_lib.notebook import propose_correction
+    from workshop_lib.memory.lifecycle import propose_memory
+    from workshop_lib.notebook import NOTEBOOK_SOURCE, propose_correction
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("WORKSHOP_HOME", str(home_copy("scan", "used_store_home")))
@@ -50,8 +51,13 @@ def ws(home_copy) -> Any:
                                    subject=f"{config.SCHEMA}.CARGO_ITEMS.UNIT_VALUE_CENTS")
         right_value = propose_correction("CARGO_ITEMS.UNIT_VALUE_CENTS is in US cents: divide by 100 for US dollars.",
                                          subject=f"{config.SCHEMA}.CARGO_ITEMS.UNIT_VALUE_CENTS", contradicts=wrong)
-        right_teu = propose_correction("VESSELS.CAPACITY_TEU is measured in TEU (twenty-foot equivalent units), "
-                                       "never in tons.", subject=f"{config.SCHEMA}.VESSELS.CAPACITY_TEU")
+        # as propose_correction files it, with an id of its own: the correction ties with the CAPACITY_TEU column
+        # fact on rrf_score for the TEU probe, and the tie goes to the smaller record id, which a random one made
+        # the column fact's in about one run in fifty (a uuid from "fb" up sorts after "fact-")
+        right_teu = propose_memory(workshop.memory_client, "VESSELS.CAPACITY_TEU is measured in TEU (twenty-foot "
+                                   "equivalent units), never in tons.", user_id=workshop.user_id,
+                                   agent_id=workshop.agent_id, subject=f"{config.SCHEMA}.VESSELS.CAPACITY_TEU",
+                                   memory_id="correction-capacity-teu", source=NOTEBOOK_SOURCE)
         for memory_id, status in ((right_value, "accepted"), (right_teu, "accepted"), (wrong, "discard")):
             reference.set_memory_status(memory_id, status, memory_client=workshop.memory_client, conn=workshop.conn)
         for module in MODULES.values():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -266,6 +267,13 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                          "in both legs, so a memory without a kind stays.")
     tree = _inspect_statement(grader, described, sql, log.statements[0][1], log.statements[0][2],
                               {"k": k_eff, "per_list": p_eff, "rrf_k": rrf_eff})
+    bound_texts = [v for v in _bind_values(log.statements[0][1], log.statements[0][2]) if isinstance(v, str)]
+    if keywords and keywords not in sql and keywords not in bound_texts:
+        grader.fail(f"{described} did not bind the keyword query text_query(query) = {keywords!r}.",
+                    got=_short([v for v in bound_texts if v != query], 200),
+                    hint="kw = text_query(query) (each word escaped, joined with ACCUM), bound as it is: "
+                         "CONTAINS(m.content, :kw, 1) with kw=kw; text_query returns None only for a question "
+                         "without a searchable word.")
     rankings = _rankings(ws, query)
     # Self-test first: the library's reference, called with the same arguments, must satisfy the
     # same validation; if it does not, the environment is at fault and the learner is not blamed.
@@ -280,7 +288,7 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                     "the rankings the check computes (" + str(problem).splitlines()[0] + ").",
                     hint="this is a problem of the environment, not of your code: run `workshop doctor` and "
                          "re-run the notebook's setup cell.")
-    _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff)
+    _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff, sql=sql)
     if tree is not None:
         _check_orderings(grader, described, tree)
     _check_tie_order(grader, described, rows, rankings)
@@ -357,6 +365,11 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
     for select in tree.find_all(exp.Select):
         if select.args.get("limit") is None or select is final:
             continue
+        if any(p.name.lower() == "k" for p in select.args["limit"].find_all(exp.Placeholder)):
+            grader.fail(f"{described}: FETCH FIRST :k cuts a list before the final SELECT, so rows are dropped "
+                        "before they are ordered by rrf_score.",
+                        hint="only the final SELECT keeps k rows: ... ORDER BY rrf_score DESC, f.record_id "
+                             "FETCH FIRST :k ROWS ONLY; each leg keeps :per_list.")
         if select.args.get("order") is None:
             grader.fail(f"{described}: a leg cuts its list with FETCH FIRST but has no ORDER BY in the same "
                         "SELECT; on Oracle which rows it keeps is then arbitrary.",
@@ -411,7 +424,8 @@ def _check_tie_order(grader: _Grader, described: str, rows: list[dict[str, Any]]
 
 
 def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: list[Any], rk: _Rankings, k: int,
-                   per_list: int, rrf_k: int) -> None:
+                   per_list: int, rrf_k: int, *, sql: str = "") -> None:
+    """Every row against the check's own rankings; ``sql`` (the learner's statement) only sharpens hints."""
     sql_hint = ("rank each leg with ROW_NUMBER() OVER (ORDER BY ...) — 1 is best — keep its top :per_list, "
                 "FULL OUTER JOIN the legs and NVL a missing rank to 999999.")
     for row in rows:
@@ -444,6 +458,10 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
         grader.fail(f"{described} returned {len(rows)} rows.", expected=f"at most k={k}",
                     hint="end the statement with FETCH FIRST :k ROWS ONLY.")
     ids = [row["record_id"] for row in rows]
+    if any(rid is None for rid in ids):
+        grader.fail(f"{described} returned a row without a record_id.",
+                    hint="a memory only one leg found has its id in that leg alone: "
+                         "NVL(v.record_id, t.record_id) AS record_id in the fused rows.")
     dup = sorted({rid for rid in ids if ids.count(rid) > 1})
     if dup:
         grader.fail(f"{described} returned a memory more than once.", got=_listed(dup),
@@ -486,8 +504,15 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
             else:
                 should = f"{SENTINEL} (the {label} leg does not find it)"
             hint = _wrong_leg_hint(ws, query, label, {r["record_id"]: r[key] for r in rows}, per_list)
+            ranking = re.search(r"\b(DENSE_RANK|RANK)\s*\(", sql, re.IGNORECASE)
             if hint:
                 pass
+            elif ranking and rid in bounds and rank != SENTINEL and rank < bounds[rid][0]:
+                hint = (f"{ranking.group(1).upper()}() gives tied rows the same rank and the next ones smaller "
+                        "ranks than their position: number the rows with ROW_NUMBER(), with the id as tie-break.")
+            elif rank == SENTINEL and rid in bounds and bounds[rid][0] == per_list:
+                hint = (f"the memory ranked {per_list} is missing: each leg keeps its top :per_list rows, ranks 1 "
+                        "to per_list (FETCH FIRST :per_list ROWS ONLY, or r <= :per_list, not < :per_list).")
             elif rank == 0 or (rid in bounds and rank == bounds[rid][0] - 1):
                 hint = "ranks start at 1: use ROW_NUMBER() as it is, without subtracting 1."
             elif rank != SENTINEL and rank > per_list and rank > 900:
