@@ -351,3 +351,23 @@ def mutant_content_from_offset_zero(query, k=5, per_list=30, rrf_k=60):
 def mutant_ordered_by_the_sum_of_ranks(query, k=5, per_list=30, rrf_k=60):
     """Orders the fused rows by r_vec + r_txt instead of rrf_score."""
     return _run(_sql(order="f.r_vec + f.r_txt, f.record_id"), query, k, per_list, rrf_k)
+
+
+def mutant_fused_id_from_the_vector_leg(query, k=5, per_list=30, rrf_k=60):
+    """Takes the fused id from the vector leg alone: a memory only the keyword leg found has none."""
+    sql = _sql().replace("NVL(v.record_id, t.record_id) AS record_id", "v.record_id AS record_id")
+    return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_fetch_k_in_the_fusion(query, k=5, per_list=30, rrf_k=60):
+    """Keeps :k rows in the fused CTE, before they are ordered by rrf_score."""
+    sql = _sql().replace("ON t.record_id = v.record_id\n)",
+                         "ON t.record_id = v.record_id\n  FETCH FIRST :k ROWS ONLY\n)")
+    return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_vector_leg_one_short(query, k=5, per_list=30, rrf_k=60):
+    """Keeps the vector ranks below per_list (r_vec < :per_list): the memory ranked per_list is dropped."""
+    sql = _sql().replace("FROM vec v FULL OUTER JOIN",
+                         "FROM (SELECT * FROM vec WHERE r_vec < :per_list) v FULL OUTER JOIN")
+    return _run(sql, query, k, per_list, rrf_k)

@@ -564,9 +564,13 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
     for rid in sorted(certain - returned):
         worst = _worst_score(rk.vec_bounds, rid, per_list, rrf_k) + _worst_score(rk.txt_bounds, rid, per_list, rrf_k)
         if len(rows) < k or worst > lowest + 1e-12:
-            grader.fail(f"{described} left out {rid}, which belongs in the top {k}.",
+            keyword_only = rid not in rk.vec_bounds or rk.vec_bounds[rid][0] > per_list
+            grader.fail(f"{described} left out {rid}, which belongs in the top {k}"
+                        + (" (only the keyword leg finds it)." if keyword_only else "."),
                         expected=f"{min(k, len(certain | returned))} rows including {rid} "
                                  f"(its fused score is at least {worst:.6f})",
                         got=f"{len(rows)} rows, lowest rrf_score {lowest:.6f}",
-                        hint="FULL OUTER JOIN the two legs (a memory found by only one leg still counts), "
-                             "ORDER BY rrf_score DESC, FETCH FIRST :k ROWS ONLY.")
+                        hint=("a memory only the keyword leg finds has its id in txt alone: FULL OUTER JOIN the "
+                              "legs and take NVL(v.record_id, t.record_id) AS record_id." if keyword_only else
+                              "FULL OUTER JOIN the two legs (a memory found by only one leg still counts), "
+                              "ORDER BY rrf_score DESC, FETCH FIRST :k ROWS ONLY."))
