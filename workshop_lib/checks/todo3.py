@@ -332,6 +332,7 @@ def _top_n_query(tree: Any) -> Any:
     which orders and cuts as ORDER BY ... FETCH FIRST does; any other statement as it is."""
     from sqlglot import exp
 
+    # sqlglot keeps a SELECT's FROM under "from_" (under "from" in older versions)
     source = (tree.args.get("from_") or tree.args.get("from")) if isinstance(tree, exp.Select) else None
     inner = source.this if source is not None else None
     if (tree.args.get("order") is None and not tree.args.get("joins") and isinstance(inner, exp.Subquery)
@@ -351,13 +352,16 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
     """
     from sqlglot import exp
 
+    def resolved(select: exp.Select, key: exp.Expression) -> exp.Expression:
+        """An ORDER BY key, or the select-list item (column or alias) a position such as ORDER BY 1 stands for."""
+        if isinstance(key, exp.Literal) and key.is_int and 0 < int(key.name) <= len(select.expressions):
+            return select.expressions[int(key.name) - 1]
+        return key
+
     def id_ordered(select: exp.Select) -> bool:
         orders = [select.args.get("order")] + [w.args.get("order") for w in select.find_all(exp.Window)
                                                 if w.find_ancestor(exp.Select) is select]
-        keys = [key.this for o in orders if o is not None for key in o.expressions]
-        # ORDER BY 1: the first select-list item (its column or alias)
-        keys = [select.expressions[int(k.name) - 1] if isinstance(k, exp.Literal) and k.is_int
-                and 0 < int(k.name) <= len(select.expressions) else k for k in keys]
+        keys = [resolved(select, key.this) for o in orders if o is not None for key in o.expressions]
         return any(c.name.lower() in _ID_COLUMNS for k in keys for c in k.find_all(exp.Column)) or any(
             isinstance(k, exp.Alias) and k.alias.lower() in _ID_COLUMNS for k in keys)
 
@@ -380,9 +384,7 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
                              "ORDER BY SCORE(1) DESC, m.record_id.")
     order = final.args.get("order") if isinstance(final, exp.Select) else None
     if order is not None and order.expressions:
-        first = order.expressions[0].this
-        if isinstance(first, exp.Literal) and first.is_int and 0 < int(first.name) <= len(final.expressions):
-            first = final.expressions[int(first.name) - 1]
+        first = resolved(final, order.expressions[0].this)
         fused = (isinstance(first, exp.Alias) and first.alias.lower() == "rrf_score") or any(
             c.name.lower() == "rrf_score" for c in first.find_all(exp.Column)) or any(
             p.name.lower() == "rrf_k" for p in first.find_all(exp.Placeholder))

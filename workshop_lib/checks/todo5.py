@@ -15,10 +15,10 @@ from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_prob
 RUN_IMPORTS = ("workshop_lib.agent.offline",)
 
 _QUESTION = "Check probe {run}: what unit does CHECK_SCHEMA.PROBE_COLUMN use?"
-# three accepted corrections, so that k=3 retrieves them all (their order and every id are graded) and k=1
-# one; the fourth is far from the question (cosine distance 0.54-0.58 whatever the run id, which it leaves out) yet
-# among the k=5 search's 20 candidates in the scan's store:
-# a function that drops distant hits drops it
+# Three accepted corrections close to the question, so that k=3 retrieves them all (their order and every id
+# are graded) and k=1 one. The fourth is far from it (cosine distance 0.54-0.58 whatever the run id, which its
+# text leaves out), yet among the k=5 search's 20 candidates in the scan's store: a function that drops
+# distant hits drops it.
 _ACCEPTED = (("accepted", "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLUMN holds kilograms, never pounds."),
              ("accepted-2", "Check probe {run} correction: the unit of CHECK_SCHEMA.PROBE_COLUMN is the kilogram, "
                             "per container."),
