@@ -137,3 +137,29 @@ def test_in_a_subquery_and_an_in_list(conn: LiteConnection) -> None:
 ])
 def test_errors_are_oracles(conn: LiteConnection, sql: str, code: int) -> None:
     assert failure(conn, sql).code == code
+
+
+@pytest.mark.parametrize("sql, ids", [
+    ("SELECT id FROM rl ORDER BY id FETCH FIRST :n - 1 ROWS ONLY", [1, 2]),
+    ("SELECT id FROM rl ORDER BY id OFFSET :n - 2 ROWS FETCH NEXT (:n + 1) / 2 ROWS ONLY", [2, 3]),
+    ("SELECT id FROM rl ORDER BY id FETCH FIRST :n * 2 - 5 ROW ONLY", [1]),
+])
+def test_a_row_count_is_an_expression(conn: LiteConnection, sql: str, ids: list[int]) -> None:
+    """Oracle's rowcount and offset are expressions (SQL Language Reference, row_limiting_clause); lite read one
+    field and refused ':n - 1' as ORA-00933."""
+    cur = conn.cursor()
+    cur.execute(sql, n=3)
+    assert [row[0] for row in cur.fetchall()] == ids
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT id FROM rl ORDER BY id FETCH FIRST 2 ROWS",         # no ONLY or WITH TIES
+    "SELECT id FROM rl ORDER BY id FETCH FIRST 2",              # no ROWS either
+    "SELECT id FROM rl ORDER BY id FETCH FIRST 2 ONLY",         # no ROWS
+    "SELECT id FROM rl ORDER BY id OFFSET 2",                   # OFFSET without ROWS
+    "SELECT id FROM rl ORDER BY id FETCH FIRST 10 % ROWS ONLY",  # % is not PERCENT
+    "SELECT id FROM rl ORDER BY id FETCH APPROX FIRST 2 ROWS",
+])
+def test_the_keywords_oracle_requires_are_required(conn: LiteConnection, sql: str) -> None:
+    """{ROW | ROWS} and {ONLY | WITH TIES} are not optional in Oracle's grammar; lite accepted them missing."""
+    assert failure(conn, sql).code == 933

@@ -520,10 +520,9 @@ class WorkshopOracleParser(OracleParser):
             mode = self._next.text.upper()
             self._advance(2)
             direction = self._prev.text.upper() if self._match_set((TokenType.FIRST, TokenType.NEXT)) else "FIRST"
-            count = (None if self._match_texts(("ROW", "ROWS"), advance=False)
-                     else self._parse_field(tokens=self.FETCH_TOKENS))
+            count = None if self._match_texts(("ROW", "ROWS"), advance=False) else self._parse_bitwise()
             fetch = self.expression(exp.Fetch(direction=f"{mode} {direction}", count=count,
-                                              limit_options=self._parse_limit_options()))
+                                              limit_options=self._parse_row_limit_options()))
             if self._match_text_seq("WITH", "TARGET", "ACCURACY"):
                 # WITH TARGET ACCURACY n | PARAMETERS (EFSEARCH n | NEIGHBOR PARTITION PROBES n): kept as text
                 # for rendering; an exact search (lite's) meets any accuracy
@@ -534,7 +533,35 @@ class WorkshopOracleParser(OracleParser):
                     self.raise_error("Expected a number or PARAMETERS after WITH TARGET ACCURACY")
                 fetch.meta["target_accuracy"] = self._find_sql(start, self._prev)
             return fetch
+        if (not top and not skip_limit_token and self._curr is not None
+                and self._curr.token_type == TokenType.FETCH):
+            # Oracle's row count is an expression (FETCH FIRST :n - 1 ROWS ONLY); sqlglot reads one field
+            self._advance()
+            direction = self._prev.text.upper() if self._match_set((TokenType.FIRST, TokenType.NEXT)) else "FIRST"
+            count = None if self._match_texts(("ROW", "ROWS"), advance=False) else self._parse_bitwise()
+            return self.expression(exp.Fetch(direction=direction, count=count,
+                                             limit_options=self._parse_row_limit_options()))
         return super()._parse_limit(this, top, skip_limit_token)
+
+    def _parse_row_limit_options(self) -> exp.LimitOptions:
+        # Oracle's row limiting clause: [PERCENT] {ROW | ROWS} {ONLY | WITH TIES}, both keywords required
+        # (sqlglot's reader takes either, or neither, and '%' for PERCENT)
+        percent = self._match(TokenType.PERCENT)
+        if not self._match_texts(("ROW", "ROWS")):
+            self.raise_error("Expected ROW or ROWS in the FETCH clause")
+        with_ties = self._match_text_seq("WITH", "TIES")
+        if not with_ties and not self._match_text_seq("ONLY"):
+            self.raise_error("Expected ONLY or WITH TIES after FETCH ... ROWS")
+        return self.expression(exp.LimitOptions(percent=percent, rows=True, with_ties=with_ties))
+
+    def _parse_offset(self, this: exp.Expr | None = None) -> exp.Expr | None:
+        # Oracle: OFFSET n {ROW | ROWS}, the keyword required (sqlglot's reader makes it optional)
+        if not self._match(TokenType.OFFSET):
+            return this
+        count = self._parse_term()
+        if not self._match_texts(("ROW", "ROWS")):
+            self.raise_error("Expected ROW or ROWS after OFFSET")
+        return self.expression(exp.Offset(this=this, expression=count, expressions=self._parse_limit_by()))
 
 
 def _vector_index_sql(self: OracleGenerator, e: VectorIndexClause) -> str:
