@@ -97,9 +97,15 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
         run = new_probe_run()
         text = _PROBE_TEXT.format(run=run)
 
-        def probe(status: str, n: int) -> str:
+        def probe(status: str | None, n: int) -> str:
+            """A probe memory in ``status``; None: one without a lifecycle in its metadata, as a catalog fact."""
             memory_id = f"{PROBE_PREFIX}{run}-{n}"
             grader.stack.callback(_delete_probe, ws, memory_id)
+            if status is None:
+                ws.memory_client.add_memory(text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=memory_id,
+                                            metadata={"kind": "guideline", "subject": "CHECK_SCHEMA.PROBE_COLUMN",
+                                                      "probe_note": "kept by every move"})
+                return memory_id
             propose_memory(ws.memory_client, text, user_id=ws.user_id, agent_id=ws.agent_id,
                            subject="CHECK_SCHEMA.PROBE_COLUMN", memory_id=memory_id,
                            extra={"probe_note": "kept by every move"})
@@ -154,36 +160,32 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                                  "same name left by an earlier cell, or a parameter renamed, moves the wrong memory.")
             return value, error, log
 
-        refusals: dict[str, tuple[str, str]] = {}   # a refusal's message (memory id left out) -> its move
-        for n, (start, target) in enumerate(itertools.product(_STATUSES, _STATUSES)):
-            memory_id = probe(start, n)
+        def move(memory_id: str, start: str, target: str, described: str) -> BaseException | None:
+            """One move graded: stored as asked when the lifecycle allows it, refused untouched otherwise."""
             before = read_lifecycle(ws.conn, memory_id)
-            article = "an" if start == "accepted" else "a"
-            described = f"{grader.name}({memory_id!r}, {target!r}) on {article} {start} memory"
             value, error, log = attempt(memory_id, target)
             after = _stored(grader, ws.conn, memory_id, described, target)
             if (start, target) in _ALLOWED:
                 _check_allowed(grader, described, value, error, log, before, after, start, target)
             else:
                 _check_refused(grader, described, error, log, before, after, start, target, LifecycleError)
+            return error
+
+        refusals: dict[str, tuple[str, str]] = {}   # a refusal's message (memory id left out) -> its move
+        for n, (start, target) in enumerate(itertools.product(_STATUSES, _STATUSES)):
+            memory_id = probe(start, n)
+            article = "an" if start == "accepted" else "a"
+            described = f"{grader.name}({memory_id!r}, {target!r}) on {article} {start} memory"
+            error = move(memory_id, start, target, described)
+            if (start, target) not in _ALLOWED:
                 _check_distinct(grader, described, str(error).replace(memory_id, "<id>"), refusals, start, target)
         # a memory without lifecycle metadata (a catalog fact, a runbook) counts as accepted: it may be discarded,
         # not accepted again; a function that reads the state from metadata['lifecycle'] gets this wrong
         for n, target in enumerate(("accepted", "discard"), start=30):
-            memory_id = f"{PROBE_PREFIX}{run}-{n}"
-            grader.stack.callback(_delete_probe, ws, memory_id)
-            ws.memory_client.add_memory(text, user_id=ws.user_id, agent_id=ws.agent_id, memory_id=memory_id,
-                                        metadata={"kind": "guideline", "subject": "CHECK_SCHEMA.PROBE_COLUMN",
-                                                  "probe_note": "kept by every move"})
-            before = read_lifecycle(ws.conn, memory_id)
-            described = (f"{grader.name}({memory_id!r}, {target!r}) on a memory without a lifecycle in its metadata "
-                         "(as a catalog fact has none: it counts as accepted)")
-            value, error, log = attempt(memory_id, target)
-            after = _stored(grader, ws.conn, memory_id, described, target)
-            if ("accepted", target) in _ALLOWED:
-                _check_allowed(grader, described, value, error, log, before, after, "accepted", target)
-            else:
-                _check_refused(grader, described, error, log, before, after, "accepted", target, LifecycleError)
+            memory_id = probe(None, n)
+            move(memory_id, "accepted", target, f"{grader.name}({memory_id!r}, {target!r}) on a memory without a "
+                                                "lifecycle in its metadata (as a catalog fact has none: it counts "
+                                                "as accepted)")
         for bad_status in ("approved", None):
             memory_id = probe("draft", 20 + (bad_status is None))
             before = read_lifecycle(ws.conn, memory_id)
