@@ -513,17 +513,16 @@ class WorkshopOracleParser(OracleParser):
 
     def _parse_limit(self, this: exp.Expr | None = None, top: bool = False,
                      skip_limit_token: bool = False) -> exp.Expr | None:
-        # Oracle 23ai vector search: FETCH APPROX|APPROXIMATE|EXACT FIRST n ROWS ONLY.
-        if (not top and not skip_limit_token and self._curr is not None
-                and self._curr.token_type == TokenType.FETCH and self._next is not None
-                and self._next.text.upper() in ("APPROX", "APPROXIMATE", "EXACT")):
-            mode = self._next.text.upper()
-            self._advance(2)
+        # Oracle's row limiting clause, read here rather than by sqlglot: the row count is an expression
+        # (FETCH FIRST :n - 1 ROWS ONLY; sqlglot reads one field), and Oracle 23ai's vector search adds
+        # FETCH APPROX|APPROXIMATE|EXACT FIRST n ROWS ONLY [WITH TARGET ACCURACY ...].
+        if not top and not skip_limit_token and self._match(TokenType.FETCH):
+            mode = self._prev.text.upper() + " " if self._match_texts(("APPROX", "APPROXIMATE", "EXACT")) else ""
             direction = self._prev.text.upper() if self._match_set((TokenType.FIRST, TokenType.NEXT)) else "FIRST"
             count = None if self._match_texts(("ROW", "ROWS"), advance=False) else self._parse_bitwise()
-            fetch = self.expression(exp.Fetch(direction=f"{mode} {direction}", count=count,
+            fetch = self.expression(exp.Fetch(direction=f"{mode}{direction}", count=count,
                                               limit_options=self._parse_row_limit_options()))
-            if self._match_text_seq("WITH", "TARGET", "ACCURACY"):
+            if mode and self._match_text_seq("WITH", "TARGET", "ACCURACY"):
                 # WITH TARGET ACCURACY n | PARAMETERS (EFSEARCH n | NEIGHBOR PARTITION PROBES n): kept as text
                 # for rendering; an exact search (lite's) meets any accuracy
                 start = self._curr
@@ -533,14 +532,6 @@ class WorkshopOracleParser(OracleParser):
                     self.raise_error("Expected a number or PARAMETERS after WITH TARGET ACCURACY")
                 fetch.meta["target_accuracy"] = self._find_sql(start, self._prev)
             return fetch
-        if (not top and not skip_limit_token and self._curr is not None
-                and self._curr.token_type == TokenType.FETCH):
-            # Oracle's row count is an expression (FETCH FIRST :n - 1 ROWS ONLY); sqlglot reads one field
-            self._advance()
-            direction = self._prev.text.upper() if self._match_set((TokenType.FIRST, TokenType.NEXT)) else "FIRST"
-            count = None if self._match_texts(("ROW", "ROWS"), advance=False) else self._parse_bitwise()
-            return self.expression(exp.Fetch(direction=direction, count=count,
-                                             limit_options=self._parse_row_limit_options()))
         return super()._parse_limit(this, top, skip_limit_token)
 
     def _parse_row_limit_options(self) -> exp.LimitOptions:
