@@ -72,8 +72,9 @@ def _convert(grader: Any, name: str, learner_ids: list[str]) -> None:
     from nbgrader.converters import GenerateFeedback
     from nbgrader.preprocessors import ClearHiddenTests, GetGrades
 
+    graded = set(learner_ids)
     others = sorted(path.parent.name for path in (grader.course / "autograded").glob(f"*/{name}")
-                    if path.parent.name not in set(learner_ids))
+                    if path.parent.name not in graded)
     coursedir = grader.coursedir(assignment_id=name, student_id="*", student_id_exclude=",".join(others))
     converter = GenerateFeedback(coursedir=coursedir, config=grader.config, log=grader.log)
     converter.preprocessors = [GetGrades, ShortHiddenTracebacks, ClearHiddenTests, CSSHTMLHeaderPreprocessor]

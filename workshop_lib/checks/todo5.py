@@ -199,7 +199,7 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
         grader.fail(f"{described} listed the memories in the system message in another order than retrieved.",
                     expected=f"best first: {hit_ids}",
                     hint="memory_block(memories) with the pairs in the order retrieve_knowledge returned them.")
-    if probes and (f"[memory:{ids['draft']}]" in system or ids["draft"] in system):
+    if probes and ids["draft"] in system:
         grader.fail(f"{described} gave the model a DRAFT memory ({ids['draft']}) in the system message; drafts "
                     "must never ground an answer, even when its id is not reported.",
                     hint="give the model exactly the memories retrieve_knowledge(question, k=k, "
