@@ -273,7 +273,7 @@ REASONS = {
     (1, "mutant_user_tab_comments"): "says the table has no comment, but ALL_TAB_COMMENTS has one",
     (4, "mutant_refusal_names_the_states_the_wrong_way_round"): "it names the move the wrong way round",
     (4, "mutant_state_from_metadata_default_draft"): "on a memory without a lifecycle in its metadata",
-    (4, "mutant_oamp_status_by_sql"): "wrote to the database with SQL on agent_conn",
+    (4, "mutant_oamp_status_by_sql"): "a move goes through memory_client.update_memory only, never SQL",
     (4, "mutant_updated_at_hard_coded"): "which is not the time of the move",
     (4, "mutant_updated_at_in_tokyo_time"): "which is not in UTC (offset +09:00)",
     (4, "mutant_updated_at_str_of_datetime"): "updated_at must be ISO-8601 text as now_iso() writes it",

@@ -355,8 +355,13 @@ class _Grader:
                 cancel()
             worker.join(2.0)
 
-    def after_call(self, log: _Log, conn: Any, was_open: bool, *, read_only: bool = True) -> None:
-        """Fail when the function closed the shared connection, wrote, or left a transaction open."""
+    def after_call(self, log: _Log, conn: Any, was_open: bool, *, read_only: bool = True,
+                   write_rule: str = "it must only read", write_hint: str = "use SELECT statements only") -> None:
+        """Fail when the function closed the shared connection, wrote, or left a transaction open.
+
+        ``write_rule`` and ``write_hint`` say why SQL writes on this connection are wrong for this TODO
+        (one that changes memories does so through memory_client, never with SQL).
+        """
         if log.closed:
             self.fail("your function closed the shared connection (conn.close() or `with conn:`).",
                       hint="the connection belongs to the notebook: use `with conn.cursor() as cur:` and "
@@ -378,8 +383,8 @@ class _Grader:
                              "the check found the seed, the memories' vectors and the text index intact"))
             else:
                 undone = "the check rolled your change back"
-            self.fail("your function changed the database; it must only read.",
-                      got=_short(writes[0], 200), hint=f"use SELECT statements only ({undone}).")
+            self.fail(f"your function changed the database; {write_rule}.",
+                      got=_short(writes[0], 200), hint=f"{write_hint} ({undone}).")
         if opened:
             self.fail("your function left an uncommitted transaction open on the shared connection.",
                       hint="do not run INSERT/UPDATE/DELETE here (the check rolled it back).")

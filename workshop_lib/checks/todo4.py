@@ -12,7 +12,7 @@ from typing import Any
 
 from ..config import MEMORY_TABLE
 from .connection import _connection_error, _fetch, _transaction_open
-from .harness import _WRITE_VERBS, _Grader, _short, _statement_verb
+from .harness import _Grader, _short
 from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 from .spies import _ConnectionSpy, _Log
 
@@ -137,14 +137,13 @@ def todo4(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                 conn_log.live = False
                 conn_spy.restore()
             _connection_still_works(grader, ws.conn)
-            grader.after_call(conn_log, ws.conn, was_open, read_only=False)
-            sql = [s for s, _, _ in conn_log.statements if _statement_verb(s) in _WRITE_VERBS]
-            if sql:
-                grader.fail(f"{grader.name}({memory_id!r}, {target!r}) wrote to the database with SQL on agent_conn "
-                            f"({_short(sql[0], 120)}).",
-                            hint="a move goes through memory_client.update_memory(memory_id, metadata=..., "
-                                 "status=OAMP_STATUS[new]) only: OAMP keeps the status of the memory's search "
-                                 "chunks with the memory's, which an UPDATE of the memory table leaves behind.")
+            grader.after_call(conn_log, ws.conn, was_open,
+                              write_rule="a move goes through memory_client.update_memory only, never SQL on "
+                                         "agent_conn",
+                              write_hint="memory_client.update_memory(memory_id, metadata=..., "
+                                         "status=OAMP_STATUS[new]): OAMP keeps the status of the memory's search "
+                                         "chunks with the memory's, which an UPDATE of the memory table leaves "
+                                         "behind")
             if calls:
                 grader.fail("your function called the library's own set_memory_status instead of doing the move.",
                             hint="read the state with read_lifecycle, check ALLOWED_TRANSITIONS, then call "
