@@ -147,11 +147,13 @@ def test_notebook_globals_captured_as_default_arguments_are_observed_too(ws: Any
     assert (fn.__defaults__, fn.__kwdefaults__) == defaults, "the function's own defaults must be restored"
 
 
-@pytest.mark.parametrize("name", ["solution_embedding_inline", "solution_positional_order_by", "solution_rownum_top_n"])
+@pytest.mark.parametrize("name", ["solution_embedding_inline", "solution_positional_order_by", "solution_rownum_top_n",
+                                  "solution_cosine_shorthand"])
 def test_other_correct_forms_of_the_hybrid_statement_pass(ws: Any, name: str,
                                                           capfd: pytest.CaptureFixture[str]) -> None:
-    """The inline embedding, a positional ORDER BY and Oracle's ROWNUM top-N are correct too (the last two were
-    told 'rows tied on rrf_score must be ordered by record_id' and 'the final SELECT has no ORDER BY')."""
+    """The inline embedding, a positional ORDER BY, Oracle's ROWNUM top-N and COSINE_DISTANCE are correct too (the
+    middle two were told 'rows tied on rrf_score must be ordered by record_id' and 'the final SELECT has no ORDER
+    BY')."""
     checks.todo3(getattr(todo3, name))
     assert capfd.readouterr().out == "TODO 3 passed — hybrid_rrf_search_memories\n"
 
@@ -297,6 +299,8 @@ REASONS = {
     (2, "mutant_default_k_changed"): "has k=3; the TODO's signature is retrieve_knowledge(query, k=5, kinds=None)",
     (3, "mutant_keyword_tiebreak_descending"): "the keyword leg ranks memories tied on score out of record-id order",
     (3, "mutant_vector_tiebreak_descending"): "the vector leg ranks memories tied on distance out of record-id order",
+    (3, "mutant_euclidean_distance"): "measures vector distance with EUCLIDEAN, not COSINE",
+    (3, "mutant_dot_distance_operator"): "measures vector distance with DOT, not COSINE",
     (3, "mutant_no_keyword_fallback"): "for a question with no searchable word, text_query('?? -- !!') returns None",
     (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",
     (2, "mutant_drops_kindless_memories"): "a memory whose metadata has no kind",

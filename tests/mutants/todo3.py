@@ -371,3 +371,24 @@ def mutant_vector_leg_one_short(query, k=5, per_list=30, rrf_k=60):
     sql = _sql().replace("FROM vec v FULL OUTER JOIN",
                          "FROM (SELECT * FROM vec WHERE r_vec < :per_list) v FULL OUTER JOIN")
     return _run(sql, query, k, per_list, rrf_k)
+
+
+def mutant_euclidean_distance(query, k=5, per_list=30, rrf_k=60):
+    """VECTOR_DISTANCE(..., EUCLIDEAN): ranks as COSINE on unit vectors, but the instructions and the index say COSINE."""
+    return _run(_sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embedding, "
+                              "VECTOR_EMBEDDING({model} USING :q AS DATA), EUCLIDEAN)), c.source_id)"),
+                query, k, per_list, rrf_k)
+
+
+def mutant_dot_distance_operator(query, k=5, per_list=30, rrf_k=60):
+    """Oracle 23ai's ``<#>`` operator: the negative dot product, not the cosine distance."""
+    return _run(_sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(c.embedding <#> "
+                              "VECTOR_EMBEDDING({model} USING :q AS DATA)), c.source_id)"),
+                query, k, per_list, rrf_k)
+
+
+def solution_cosine_shorthand(query, k=5, per_list=30, rrf_k=60):
+    """Also correct: COSINE_DISTANCE(a, b), Oracle 23ai's shorthand for VECTOR_DISTANCE(a, b, COSINE)."""
+    return _run(_sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(COSINE_DISTANCE(c.embedding, "
+                              "VECTOR_EMBEDDING({model} USING :q AS DATA))), c.source_id)"),
+                query, k, per_list, rrf_k)

@@ -291,6 +291,7 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
     _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff, sql=sql)
     if tree is not None:
         _check_orderings(grader, described, tree)
+        _check_metric(grader, described, tree)
     _check_tie_order(grader, described, rows, rankings)
     return rows, expected
 
@@ -396,6 +397,29 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
     if isinstance(final, exp.Select) and not id_ordered(final):
         grader.fail(f"{described}: rows tied on rrf_score must be ordered by record_id.",
                     hint="ORDER BY rrf_score DESC, f.record_id — ties then come out the same every time.")
+
+
+def _check_metric(grader: _Grader, described: str, tree: Any) -> None:
+    """Every vector distance in the statement is COSINE, the instructions' metric and OAMP's chunk index's.
+
+    On unit vectors EUCLIDEAN and DOT rank exactly as COSINE does, so no row
+    shows the difference; the statement does. A distance written with Oracle
+    23ai's shorthand (``<->``, ``L2_DISTANCE``, ``INNER_PRODUCT``, ...) is read
+    as the VECTOR_DISTANCE it stands for; one without a metric is COSINE, Oracle's default.
+    """
+    from sqlglot import exp
+
+    from ..lite.transforms import distance_functions, distance_operators
+
+    calls = tree.copy().transform(distance_operators).transform(distance_functions).find_all(exp.Anonymous)
+    metrics = {call.expressions[2].sql(dialect="oracle").upper() for call in calls
+               if call.name.upper() == "VECTOR_DISTANCE" and len(call.expressions) > 2}
+    wrong = sorted(metrics - {"COSINE"})
+    if wrong:
+        grader.fail(f"{described} measures vector distance with {' and '.join(wrong)}, not COSINE.",
+                    hint="VECTOR_DISTANCE(c.embedding, q.v, COSINE): the metric the instructions name, and the one "
+                         "OAMP builds its chunk index with. On these unit vectors the order happens to agree; the "
+                         "distances do not.")
 
 
 def _check_tie_order(grader: _Grader, described: str, rows: list[dict[str, Any]], rk: _Rankings) -> None:
