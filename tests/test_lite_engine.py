@@ -485,8 +485,10 @@ CORPUS: list[Case] = [
     Case("all_tables",   # real tables: the spatial index's MDRT_…$ table is SECONDARY = 'Y', as in Oracle
          "SELECT table_name FROM all_tables WHERE owner = 'SUPPLYCHAIN' AND secondary = 'N' ORDER BY table_name",
          expect_rows([("CARRIERS",), ("VESSELS",)])),
-    Case("user_tables", "SELECT table_name FROM user_tables ORDER BY table_name",
-         expect_rows([("NOTES",), ("UNINDEXED_NOTES",)])),
+    Case("user_tables",   # the text index's DR$ tables are listed, SECONDARY = 'Y', as in Oracle
+         "SELECT table_name, secondary FROM user_tables ORDER BY table_name",
+         expect_rows([("DR$NOTES_CTX$I", "Y"), ("DR$NOTES_CTX$K", "Y"), ("DR$NOTES_CTX$N", "Y"),
+                      ("DR$NOTES_CTX$R", "Y"), ("NOTES", "N"), ("UNINDEXED_NOTES", "N")])),
     Case("all_tab_comments",   # ALL_TAB_COMMENTS lists secondary tables too (a null comment), as in Oracle
          "SELECT table_name, comments FROM all_tab_comments WHERE owner = 'SUPPLYCHAIN' AND table_name IN "
          "(SELECT table_name FROM all_tables WHERE owner = 'SUPPLYCHAIN' AND secondary = 'N') ORDER BY table_name",

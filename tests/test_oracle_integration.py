@@ -130,6 +130,20 @@ def test_index_internals_exist_but_are_neither_granted_nor_listed(settings, agen
     assert granted == set(P.SEED_TABLES), granted ^ set(P.SEED_TABLES)
 
 
+def test_the_memory_text_index_keeps_dr_tables_that_are_secondary_as_lite_lists_them(agent):
+    """What lite's DR$ mirror rests on (lite/catalog.py): the agent schema's CONTEXT index keeps DR$<index>$I, $K,
+    $N and $R, and ALL_TABLES lists them with SECONDARY = 'Y', so CHECK 1's second scan meets them."""
+    with agent.cursor() as cur:
+        cur.execute("SELECT index_name FROM user_indexes WHERE ityp_owner = 'CTXSYS' AND ityp_name = 'CONTEXT'")
+        indexes = [r[0] for r in cur]
+        cur.execute("SELECT table_name, secondary FROM user_tables WHERE table_name LIKE 'DR$%'")
+        tables = dict(cur.fetchall())
+    assert indexes, "the memory table has an Oracle Text index"
+    for index in indexes:
+        for suffix in "IKNR":
+            assert tables.get(f"DR${index}${suffix}") == "Y", (index, suffix, tables)
+
+
 def test_supplychain_holds_only_what_its_seed_needs(settings, bootstrapped):
     owner = connect_as(settings, SCHEMA, settings.supplychain_password)
     try:

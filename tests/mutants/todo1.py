@@ -47,6 +47,17 @@ def mutant_index_internals_included(conn, owner):
                  metadata=_meta(owner, table)) for table, comment in rows]
 
 
+def mutant_internals_left_out_by_name(conn, owner):
+    """Wrong: leaves out MDRT_% tables by name instead of secondary = 'N', so a text index's DR$ tables stay."""
+    owner = owner.upper()
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL.replace(" AND t.secondary = 'N'", " AND t.table_name NOT LIKE 'MDRT%'"),
+                    owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
+                 metadata=_meta(owner, table)) for table, comment in rows]
+
+
 def mutant_owner_not_upper_cased(conn, owner):
     """Uses the owner as given: _scan_tables(conn, 'supplychain') finds no tables."""
     with conn.cursor() as cur:

@@ -16,7 +16,7 @@ from .spies import _bind_values, _ConnectionSpy, _Log
 
 def _catalog_tables(conn: Any, owner: str) -> dict[str, str | None]:
     """table -> comment for ``owner``, from two plain dictionary queries of the check's own."""
-    # secondary = 'N': not the tables Oracle's domain indexes keep in the schema (MDRT_…$ of a spatial index)
+    # secondary = 'N': not the tables Oracle's domain indexes keep in the schema (MDRT_…$, DR$…$I, ...)
     tables = [row[0] for row in _fetch(conn, "SELECT table_name FROM all_tables WHERE owner = :owner "
                                              "AND secondary = 'N'", owner=owner)]
     comments = dict(_fetch(conn, "SELECT table_name, comments FROM all_tab_comments WHERE owner = :owner",
@@ -35,7 +35,7 @@ def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
 
     Checks, against the check's own ALL_TABLES / ALL_TAB_COMMENTS queries:
     exactly one Fact per (real, ``secondary = 'N'``) table of the owner - never
-    a spatial index's MDRT_…$ table - (SUPPLYCHAIN and a second,
+    a spatial index's MDRT_…$ or a text index's DR$ table - (SUPPLYCHAIN and a second,
     freshly created schema with an uncommented table), kind ``table``,
     subject ``OWNER.TABLE``, body exactly ``table_body``'s format with the
     comment text and never "None", metadata ``{"owner", "table", "source":
@@ -115,8 +115,9 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
         elif any(not s.upper().startswith(f"{owner}.") for s in extra):
             hint = "only the tables of the given owner: filter ALL_TABLES with WHERE owner = :owner."
         elif extra and set(extra) <= {f"{owner}.{t}" for t in _secondary_tables(conn, owner)}:
-            hint = ("the MDRT_…$ tables are a spatial index's internals (secondary objects), not tables of the "
-                    "catalog: keep only real tables with AND t.secondary = 'N'.")
+            hint = ("tables such as MDRT_…$ (a spatial index's) and DR$…$I (an Oracle Text index's) are an "
+                    "index's internals (secondary objects), not tables of the catalog: keep only real tables "
+                    "with AND t.secondary = 'N', which covers every kind, rather than leaving names out.")
         if given != owner and not subjects:
             hint = (f"the dictionary stores names in upper case: owner = owner.upper() first, so "
                     f"{given!r} finds {owner}'s tables.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 CATALOG_SCHEMA = "LITECAT"
@@ -531,13 +532,20 @@ def forget_table(con: sqlite3.Connection, owner: str, table: str) -> None:
     con.execute("DELETE FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ?", (owner, table))
 
 
-# --- secondary objects: a spatial index's MDRT_…$ table ------------------------------------------
+# --- secondary objects: the tables a domain index keeps in the schema -----------------------------
 #
-# Oracle's spatial index (MDSYS.SPATIAL_INDEX_V2) keeps its R-tree in a table MDRT_<hex>$ in the
-# schema of the indexed table's owner, with columns NODE_ID, NODE_LEVEL, INFO; USER_TABLES and
-# ALL_TABLES list it with SECONDARY = 'Y' (a Data Cartridge secondary object), and dropping the
-# index (or its table) drops it. Lite creates the same (empty) table so that a scanner or a check
-# reading the dictionary meets the same catalog in both backends.
+# Oracle's domain indexes keep their data in tables of their own, which USER_TABLES and ALL_TABLES list
+# with SECONDARY = 'Y' (Data Cartridge secondary objects) and which go when the index (or its table) goes:
+#
+# * a spatial index (MDSYS.SPATIAL_INDEX_V2) keeps its R-tree in MDRT_<hex>$ (NODE_ID, NODE_LEVEL, INFO), in
+#   the schema of the indexed table's owner;
+# * an Oracle Text CONTEXT index keeps its inverted index in DR$<index>$I (the tokens), $K (rowid -> docid),
+#   $N (deleted docids) and $R (docid -> rowid), in the index owner's schema (Text Reference; the basic set:
+#   preferences lite refuses, such as a substring index, would add more).
+#
+# Lite creates the same tables, empty (its R-tree is SQLite's and its text index is in memory, lite/text.py),
+# so that a scanner or a check reading the dictionary meets the same catalog in both backends: a table scan
+# that leaves out MDRT_% by name and forgets DR$ lists internals here as on Oracle.
 
 SPATIAL_INDEX_TABLE_COLUMNS = (
     ("NODE_ID", ColumnType("NUMBER", "NUMBER", "NUMERIC", 22)),
@@ -545,38 +553,96 @@ SPATIAL_INDEX_TABLE_COLUMNS = (
     ("INFO", ColumnType("BLOB", "BLOB", "BLOB", 4000)),
 )
 
+_NUMBER_10 = ColumnType("NUMBER", "NUMBER", "NUMERIC", 22, 10, 0)
+_NUMBER_38 = ColumnType("NUMBER", "NUMBER", "NUMERIC", 22, 38, 0)
+_BLOB = ColumnType("BLOB", "BLOB", "BLOB", 4000)
+TEXT_INDEX_TABLE_COLUMNS = {   # DR$<index>$<suffix> -> its columns, as Oracle Text creates them
+    "I": (("TOKEN_TEXT", ColumnType("VARCHAR2", "VARCHAR2", "TEXT", 64, char_used="B")),
+          ("TOKEN_TYPE", _NUMBER_10), ("TOKEN_FIRST", _NUMBER_10), ("TOKEN_LAST", _NUMBER_10),
+          ("TOKEN_COUNT", _NUMBER_10), ("TOKEN_INFO", _BLOB)),
+    "K": (("DOCID", _NUMBER_38), ("TEXTKEY", ColumnType("ROWID", "VARCHAR2", "TEXT", 10))),
+    "N": (("NLT_DOCID", _NUMBER_38), ("NLT_MARK", ColumnType("CHAR", "CHAR", "TEXT", 1, char_used="B"))),
+    "R": (("ROW_NO", ColumnType("NUMBER", "NUMBER", "NUMERIC", 22, 3, 0)), ("DATA", _BLOB)),
+}
+
 
 def spatial_index_table_name(owner: str, index: str) -> str:
     """``MDRT_<hex>$`` for ``owner.index`` (Oracle derives the hex from an object number; lite from the name)."""
     return f"MDRT_{zlib.crc32(f'{owner}.{index}'.encode('utf-8')) & 0xFFFFF:X}$"
 
 
-def create_spatial_index_table(con: sqlite3.Connection, db: str, owner: str, index: str) -> str:
-    """Create the spatial index's MDRT table (in SQLite database ``db``) and list it as SECONDARY = 'Y'."""
-    name = spatial_index_table_name(owner, index)
-    cols = ", ".join(f'"{c}" {t.sqlite_type}' for c, t in SPATIAL_INDEX_TABLE_COLUMNS)
+def text_index_table_names(index: str) -> list[str]:
+    """``DR$<index>$I``, ``$K``, ``$N``, ``$R``: the tables of Oracle Text CONTEXT index ``index``."""
+    return [f"DR${index}${suffix}" for suffix in TEXT_INDEX_TABLE_COLUMNS]
+
+
+def _create_secondary_table(con: sqlite3.Connection, db: str, owner: str, name: str,
+                            columns: tuple[tuple[str, ColumnType], ...]) -> None:
+    """Create table ``owner.name`` (in SQLite database ``db``) and list it as SECONDARY = 'Y'."""
+    cols = ", ".join(f'"{c}" {t.sqlite_type}' for c, t in columns)
     con.execute(f'CREATE TABLE IF NOT EXISTS "{db}"."{name}" ({cols})')
     forget_table(con, owner, name)
     con.execute("INSERT INTO LITECAT.TABLES (OWNER, TABLE_NAME, CREATED, SECONDARY) "
                 "VALUES (?, ?, datetime('now'), 'Y')", (owner, name))
-    for position, (cname, ctype) in enumerate(SPATIAL_INDEX_TABLE_COLUMNS, start=1):
+    for position, (cname, ctype) in enumerate(columns, start=1):
         con.execute(
             "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
-            "DATA_LENGTH, NULLABLE) VALUES (?, ?, ?, ?, ?, ?, ?, 'Y')",
-            (owner, name, position, cname, ctype.data_type, ctype.type_class, ctype.length))
+            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, CHAR_USED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'Y', ?)",
+            (owner, name, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
+             ctype.scale, ctype.char_used))
+
+
+def _drop_secondary_table(con: sqlite3.Connection, db: str, owner: str, name: str) -> None:
+    con.execute(f'DROP TABLE IF EXISTS "{db}"."{name}"')
+    forget_table(con, owner, name)
+
+
+def create_spatial_index_table(con: sqlite3.Connection, db: str, owner: str, index: str) -> str:
+    """Create the spatial index's MDRT table (in SQLite database ``db``) and list it as SECONDARY = 'Y'."""
+    name = spatial_index_table_name(owner, index)
+    _create_secondary_table(con, db, owner, name, SPATIAL_INDEX_TABLE_COLUMNS)
     return name
 
 
-def drop_spatial_index_tables(con: sqlite3.Connection, db: str, owner: str, *, index: str | None = None,
-                              table: str | None = None) -> None:
-    """Drop the MDRT table of spatial index ``owner.index``, or of every spatial index on ``owner.table``."""
-    if index is not None:
-        names = [index]
-    else:
-        names = [r[0] for r in con.execute(
-            "SELECT INDEX_NAME FROM LITECAT.INDEXES WHERE TABLE_OWNER = ? AND TABLE_NAME = ? "
-            "AND ITYP_OWNER = 'MDSYS'", (owner, table))]
-    for name in names:
-        mdrt = spatial_index_table_name(owner, name)
-        con.execute(f'DROP TABLE IF EXISTS "{db}"."{mdrt}"')
-        forget_table(con, owner, mdrt)
+def create_text_index_tables(con: sqlite3.Connection, db: str, owner: str, index: str) -> list[str]:
+    """Create CONTEXT index ``owner.index``'s DR$ tables (in SQLite database ``db``), SECONDARY = 'Y'."""
+    for name, columns in zip(text_index_table_names(index), TEXT_INDEX_TABLE_COLUMNS.values()):
+        _create_secondary_table(con, db, owner, name, columns)
+    return text_index_table_names(index)
+
+
+def drop_index_tables(con: sqlite3.Connection, db_of: Callable[[str], str], owner: str, *, index: str | None = None,
+                      table: str | None = None) -> None:
+    """Drop the secondary tables of domain index ``owner.index``, or of every domain index on ``owner.table``.
+
+    ``db_of(owner)`` names the SQLite database holding a schema. Called before
+    the index's catalog row is forgotten: that row says which kind it is.
+    """
+    where, args = ("OWNER = ? AND INDEX_NAME = ?", (owner, index)) if index is not None else (
+        "TABLE_OWNER = ? AND TABLE_NAME = ?", (owner, table))
+    for index_owner, name, table_owner, ityp_owner in con.execute(
+            f"SELECT OWNER, INDEX_NAME, TABLE_OWNER, ITYP_OWNER FROM LITECAT.INDEXES WHERE {where} "
+            "AND INDEX_TYPE = 'DOMAIN'", args).fetchall():
+        if ityp_owner == "MDSYS":
+            _drop_secondary_table(con, db_of(table_owner), table_owner, spatial_index_table_name(table_owner, name))
+        elif ityp_owner == "CTXSYS":
+            for dr_table in text_index_table_names(name):
+                _drop_secondary_table(con, db_of(index_owner), index_owner, dr_table)
+
+
+def add_missing_text_index_tables(con: sqlite3.Connection, db_of: Callable[[str], str]) -> None:
+    """Give CONTEXT indexes made before lite listed DR$ tables (older WORKSHOP_HOMEs) their tables."""
+    missing = con.execute(
+        "SELECT i.OWNER, i.INDEX_NAME FROM LITECAT.INDEXES i WHERE i.ITYP_OWNER = 'CTXSYS' AND NOT EXISTS "
+        "(SELECT 1 FROM LITECAT.TABLES t WHERE t.OWNER = i.OWNER AND t.TABLE_NAME = 'DR$' || i.INDEX_NAME || '$I')"
+    ).fetchall()
+    if not missing:
+        return
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        for owner, index in missing:
+            create_text_index_tables(con, db_of(owner), owner, index)
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")

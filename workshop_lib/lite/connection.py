@@ -94,6 +94,7 @@ class LiteConnection:
             self.attach(schema)
         for path in sorted(self.folder.glob("*.db")):
             self.attach(path.stem)
+        catalog.add_missing_text_index_tables(self._con, lambda schema: "main" if schema == self.username else schema)
         catalog.install_views(self._con, self.username)
         # pruned slots hand their candidates and values to SQLite here (vector_topk.hand_over)
         self._con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {vector_topk.SLOT_ROWS} (slot INTEGER NOT NULL, "

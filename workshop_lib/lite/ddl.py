@@ -843,7 +843,7 @@ def _drop_table(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
         raise error(ERR_UNSUPPORTED_CASCADE, children=", ".join(c[0] for c in children), owner=owner, table=table)
     con.execute("PRAGMA defer_foreign_keys = ON")
     con.execute(f'DROP TABLE "{db}"."{table}"')
-    catalog.drop_spatial_index_tables(con, db, owner, table=table)
+    catalog.drop_index_tables(con, lambda schema: _db(conn, schema), owner, table=table)
     catalog.forget_table(con, owner, table)
     return DdlResult("DROP TABLE", owner, table)
 
@@ -979,8 +979,11 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'))",
         (owner, name, t_owner, table, ",".join(col_names), index_type,
          "UNIQUE" if variety == "UNIQUE" else "NONUNIQUE", ityp_owner, ityp_name, parameters))
-    if ityp_owner == "MDSYS":  # Oracle's MDRT_…$ table, SECONDARY = 'Y' (catalog.py)
+    # the tables Oracle's domain index keeps for itself, SECONDARY = 'Y' (catalog.py)
+    if ityp_owner == "MDSYS":
         catalog.create_spatial_index_table(con, _db(conn, t_owner), t_owner, name)
+    elif ityp_owner == "CTXSYS":
+        catalog.create_text_index_tables(con, _db(conn, owner), owner, name)
     return DdlResult("CREATE INDEX", t_owner, table)
 
 
@@ -1069,12 +1072,12 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
 
 
 def _forget_index(conn: DdlTarget, owner: str, name: str, table_owner: str, index_type: str) -> None:
-    """Remove index ``owner.name`` (on a table of ``table_owner``): its catalog row, a spatial index's MDRT_…$
-    table, SQLite's B-tree of a plain index."""
+    """Remove index ``owner.name`` (on a table of ``table_owner``): its catalog row, a domain index's tables
+    (a spatial index's MDRT_…$, a text index's DR$…), SQLite's B-tree of a plain index."""
     con = conn.sqlite
-    con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
     if index_type == "DOMAIN":
-        catalog.drop_spatial_index_tables(con, _db(conn, table_owner), table_owner, index=name)
+        catalog.drop_index_tables(con, lambda schema: _db(conn, schema), owner, index=name)
+    con.execute("DELETE FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name))
     if index_type in ("NORMAL", "UNIQUE"):
         con.execute(f'DROP INDEX IF EXISTS "{_db(conn, table_owner)}"."{name}"')
 
