@@ -302,6 +302,7 @@ REASONS = {
     (3, "mutant_vector_tiebreak_descending"): "the vector leg ranks memories tied on distance out of record-id order",
     (3, "mutant_euclidean_distance"): "measures vector distance with EUCLIDEAN, not COSINE",
     (3, "mutant_dot_distance_operator"): "measures vector distance with DOT, not COSINE",
+    (3, "mutant_status_in_upper_case"): "compares m.status with 'VALID', a status no memory has",
     (3, "mutant_no_keyword_fallback"): "for a question with no searchable word, text_query('?? -- !!') returns None",
     (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",
     (2, "mutant_drops_kindless_memories"): "a memory whose metadata has no kind",

@@ -392,3 +392,8 @@ def solution_cosine_shorthand(query, k=5, per_list=30, rrf_k=60):
     return _run(_sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(COSINE_DISTANCE(c.embedding, "
                               "VECTOR_EMBEDDING({model} USING :q AS DATA))), c.source_id)"),
                 query, k, per_list, rrf_k)
+
+
+def mutant_status_in_upper_case(query, k=5, per_list=30, rrf_k=60):
+    """m.status = 'VALID' in the keyword leg: OAMP writes 'valid', so the leg finds nothing."""
+    return _run(_sql(txt_valid="m.status = 'VALID'"), query, k, per_list, rrf_k)

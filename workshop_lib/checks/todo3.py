@@ -320,12 +320,32 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
         tree = sqlglot.parse_one(sql, read=Oracle)
     except sqlglot.errors.ParseError:
         return None
+    _check_status_literals(grader, described, tree)
     final = _top_n_query(tree)
     if isinstance(final, exp.Select) and final.args.get("order") is None:
         grader.fail(f"{described}: the final SELECT has no ORDER BY, so the fused rows come out in any order "
                     "(and FETCH FIRST :k keeps arbitrary ones).",
                     hint="end with ORDER BY rrf_score DESC, f.record_id FETCH FIRST :k ROWS ONLY.")
     return tree
+
+
+_STATUSES = ("valid", "invalid")   # the values OAMP writes in the status columns, lower case
+
+
+def _check_status_literals(grader: _Grader, described: str, tree: Any) -> None:
+    """A ``status`` compared with a text no memory or chunk has ('VALID'): the leg it filters finds nothing, which
+    the rows would report as a missing rank."""
+    from sqlglot import exp
+
+    for comparison in tree.find_all(exp.EQ, exp.NEQ):
+        sides = (comparison.this, comparison.expression)
+        column = next((side for side in sides if isinstance(side, exp.Column)), None)
+        literal = next((side for side in sides if isinstance(side, exp.Literal) and side.is_string), None)
+        if column is not None and literal is not None and column.name.lower() == "status" \
+                and literal.this not in _STATUSES:
+            grader.fail(f"{described} compares {column.sql(dialect='oracle')} with {literal.this!r}, a status no "
+                        f"memory has: OAMP writes {' and '.join(repr(v) for v in _STATUSES)}, in lower case.",
+                        hint="keep valid memories and chunks with m.status = 'valid' (and c.status = 'valid').")
 
 
 def _top_n_query(tree: Any) -> Any:
