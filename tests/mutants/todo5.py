@@ -229,3 +229,32 @@ def mutant_k_capped_at_three(question, k=3):
 def mutant_model_named(question, k=3):
     """Names the model itself: the workshop's choice (WORKSHOP_LLM_MODEL) is ignored."""
     return _answered(question, _corrections(question, k), model="workshop-offline/rules")
+
+
+def _answer(question, k, build):
+    """The solution with the messages made by ``build(memories)`` instead of the instructions' two."""
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    run = run_agent(build(memories), tools=agent_tools)
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def mutant_prompt_with_an_instruction_added(question, k=3):
+    """Appends an instruction of its own to AGENT_PROMPT ('do not cite memory ids')."""
+    return _answer(question, k, lambda memories: [
+        {"role": "system", "content": AGENT_PROMPT + " Do not cite memory ids.\n\n" + memory_block(memories)},
+        {"role": "user", "content": question}])
+
+
+def mutant_memory_block_before_the_prompt(question, k=3):
+    """Puts the memory block before AGENT_PROMPT in the system message."""
+    return _answer(question, k, lambda memories: [
+        {"role": "system", "content": memory_block(memories) + "\n\n" + AGENT_PROMPT},
+        {"role": "user", "content": question}])
+
+
+def mutant_memories_as_a_second_system_message(question, k=3):
+    """Sends the memory block as a second system message and an assistant 'OK' before the question."""
+    return _answer(question, k, lambda memories: [
+        {"role": "system", "content": AGENT_PROMPT}, {"role": "system", "content": memory_block(memories)},
+        {"role": "assistant", "content": "OK"}, {"role": "user", "content": question}])

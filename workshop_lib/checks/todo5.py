@@ -28,6 +28,35 @@ _ACCEPTED = (("accepted", "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLU
 _DRAFT = "Check probe {run} correction: what unit does CHECK_SCHEMA.PROBE_COLUMN use? It holds pounds."
 
 
+def _check_composition(grader: _Grader, described: str, sent: list[dict[str, Any]], hits: list[dict[str, Any]]) -> None:
+    """The messages exactly as the instructions build them: two, the system message ``AGENT_PROMPT + "\\n\\n" +
+    memory_block(memories)`` (whitespace aside) and the question. Run after the checks that name a specific
+    mistake (a memory missing, the order, a draft), so what is left is text added, changed or moved."""
+    import os
+
+    from ..agent.longterm import memory_block
+
+    roles = [m.get("role") for m in sent]
+    if roles != ["system", "user"]:
+        grader.fail(f"{described} sent the model {len(sent)} messages with roles {roles}.",
+                    expected="['system', 'user']: one system message, then the question",
+                    hint="messages = [{'role': 'system', 'content': AGENT_PROMPT + '\\n\\n' + memory_block(memories)}, "
+                         "{'role': 'user', 'content': question}] — nothing else.")
+    wanted = " ".join((AGENT_PROMPT + "\n\n" + memory_block(
+        [(h["metadata"].get("memory_id"), h["body"]) for h in hits])).split())
+    got = " ".join(str(sent[0].get("content")).split())
+    if got != wanted:
+        at = len(os.path.commonprefix([wanted, got]))
+        start = max(0, at - 40)
+        grader.fail(f"{described}'s system message is not AGENT_PROMPT + '\\n\\n' + memory_block(memories): it "
+                    f"differs from character {at} on.",
+                    expected=repr(("…" if start else "") + wanted[start:at + 60]),
+                    got=repr(("…" if start else "") + got[start:at + 60]),
+                    hint="build it exactly so, with memories = [(hit['metadata']['memory_id'], hit['body']) for hit "
+                         "in hits]: AGENT_PROMPT as given (its rules, cite and state units, are what is graded), "
+                         "then the block; no text added, changed or moved.")
+
+
 def _kinds(value: Any) -> list[str] | None:
     if value is None:
         return None
@@ -204,6 +233,7 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
                     "must never ground an answer, even when its id is not reported.",
                     hint="give the model exactly the memories retrieve_knowledge(question, k=k, "
                          "kinds=['correction']) returned, nothing from the review queue.")
+    _check_composition(grader, described, sent, hits)
     if runs[0].get("model") is not None:
         grader.fail(f"{described} ran the loop with model={runs[0]['model']!r}; the workshop's model choice "
                     "(WORKSHOP_LLM_MODEL, or the offline teaching model) decides which model answers.",
