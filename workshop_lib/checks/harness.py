@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import inspect
 import io
 import logging
@@ -239,7 +240,9 @@ class _Grader:
 
         A default argument bound to one of those globals when the cell ran
         (``def f(q, client=memory_client)``) is the same object, and is lent
-        the same way: the function then still calls what the check observes.
+        the same way; so is a ``functools.partial`` of one made in the cell
+        (``find = partial(retrieve_knowledge, kinds=[...])``), as a global or a
+        default: the function then still calls what the check observes.
         """
         if not replacements:
             yield
@@ -247,14 +250,24 @@ class _Grader:
         scope = self.fn.__globals__
         saved = {name: scope[name] for name in replacements}
         swap = {id(saved[name]): value for name, value in replacements.items()}
+
+        def lent_value(value: Any) -> Any:
+            if isinstance(value, functools.partial) and id(value.func) in swap:
+                return functools.partial(swap[id(value.func)], *value.args, **value.keywords)
+            return swap.get(id(value), value)
+
+        partials = {name: value for name, value in scope.items() if name not in saved
+                    and isinstance(value, functools.partial) and id(value.func) in swap}
+        saved.update(partials)
         defaults = getattr(self.fn, "__defaults__", None)
         kwdefaults = getattr(self.fn, "__kwdefaults__", None)
         scope.update(replacements)
+        scope.update({name: lent_value(value) for name, value in partials.items()})
         try:
             if defaults:
-                self.fn.__defaults__ = tuple(swap.get(id(v), v) for v in defaults)
+                self.fn.__defaults__ = tuple(lent_value(v) for v in defaults)
             if kwdefaults:
-                self.fn.__kwdefaults__ = {k: swap.get(id(v), v) for k, v in kwdefaults.items()}
+                self.fn.__kwdefaults__ = {k: lent_value(v) for k, v in kwdefaults.items()}
             yield
         finally:
             scope.update(saved)
