@@ -333,6 +333,8 @@ REASONS = {
     (5, "mutant_prompt_with_an_instruction_added"): "'s system message is not AGENT_PROMPT + '\\n\\n' + memory_block",
     (5, "mutant_memory_block_before_the_prompt"): "differs from character 0 on",
     (5, "mutant_memories_as_a_second_system_message"): "roles ['system', 'system', 'assistant', 'user']",
+    (5, "mutant_ids_under_another_key"): "returned a dict without 'memory_ids'; its keys are ['answer', 'memories'",
+    (5, "mutant_ids_as_a_tuple"): "returned 'memory_ids' as a tuple, not a list",
     (3, "mutant_no_keyword_fallback"): "for a question with no searchable word, text_query('?? -- !!') returns None",
     (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",
     (2, "mutant_drops_kindless_memories"): "a memory whose metadata has no kind",

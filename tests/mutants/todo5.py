@@ -258,3 +258,15 @@ def mutant_memories_as_a_second_system_message(question, k=3):
     return _answer(question, k, lambda memories: [
         {"role": "system", "content": AGENT_PROMPT}, {"role": "system", "content": memory_block(memories)},
         {"role": "assistant", "content": "OK"}, {"role": "user", "content": question}])
+
+
+def mutant_ids_under_another_key(question, k=3):
+    """Returns the ids under 'memories' instead of 'memory_ids'."""
+    result = solution(question, k)
+    return {"answer": result["answer"], "memories": result["memory_ids"], "run": result["run"]}
+
+
+def mutant_ids_as_a_tuple(question, k=3):
+    """Returns memory_ids as a tuple."""
+    result = solution(question, k)
+    return {**result, "memory_ids": tuple(result["memory_ids"])}

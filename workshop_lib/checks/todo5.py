@@ -28,6 +28,24 @@ _ACCEPTED = (("accepted", "Check probe {run} correction: CHECK_SCHEMA.PROBE_COLU
 _DRAFT = "Check probe {run} correction: what unit does CHECK_SCHEMA.PROBE_COLUMN use? It holds pounds."
 
 
+def _check_result_shape(grader: _Grader, described: str, value: Any) -> None:
+    """The result is a dict with "answer" (text), "memory_ids" (a list) and "run"; the message names what is off."""
+    shape = 'a dict with "answer" (text), "memory_ids" (a list) and "run"'
+    hint = 'return {"answer": run.answer, "memory_ids": [...], "run": run}.'
+    if not isinstance(value, dict):
+        grader.fail(f"{described} returned a {type(value).__name__}, not a dict: {_short(value)}.", expected=shape,
+                    hint=hint)
+    # "run" is checked with the run itself (checks after the calls), where the message says what it is for
+    missing = [key for key in ("answer", "memory_ids") if key not in value]
+    if missing:
+        grader.fail(f"{described} returned a dict without {' and '.join(repr(k) for k in missing)}; its keys are "
+                    f"{sorted(map(str, value))}.", expected=shape, hint=hint)
+    for key, kind in (("answer", str), ("memory_ids", list)):
+        if not isinstance(value[key], kind):
+            grader.fail(f"{described} returned {key!r} as a {type(value[key]).__name__}, not a {kind.__name__}: "
+                        f"{_short(value[key])}.", expected=shape, hint=hint)
+
+
 def _check_composition(grader: _Grader, described: str, sent: list[dict[str, Any]], hits: list[dict[str, Any]]) -> None:
     """The messages exactly as the instructions build them: two, the system message ``AGENT_PROMPT + "\\n\\n" +
     memory_block(memories)`` (whitespace aside) and the question. Run after the checks that name a specific
@@ -174,11 +192,7 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
                          "run = run_agent(messages, tools=agent_tools) — tools is a keyword argument.")
     if error is not None:
         grader.raised(described, error)
-    if not isinstance(value, dict) or not isinstance(value.get("answer"), str) or \
-            not isinstance(value.get("memory_ids"), list):
-        grader.fail(f"{described} returned {_short(value)}.",
-                    expected='a dict with "answer" (text), "memory_ids" (a list) and "run"',
-                    hint='return {"answer": run.answer, "memory_ids": [...], "run": run}.')
+    _check_result_shape(grader, described, value)
     if len(retrievals) != 1:
         grader.fail(f"{described} called retrieve_knowledge {len(retrievals)} times; it retrieves once per question.",
                     hint="hits = retrieve_knowledge(question, k=k, kinds=['correction']) — once, before the loop.")
