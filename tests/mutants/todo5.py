@@ -1,7 +1,7 @@
 """TODO 5 — ``grounded_answer(question, k=3)``: the solution and wrong variants.
 
 Module globals injected by the test (as in the notebook): ``retrieve_knowledge``,
-``run_agent``, ``agent_tools``, ``AGENT_PROMPT``, ``memory_block``, ``memory_client``,
+``run_agent``, ``agent_tools``, ``AGENT_PROMPT``, ``memory_block``, ``SlidingWindowManager``, ``memory_client``,
 ``USER_ID``, ``AGENT_ID``.
 """
 
@@ -270,3 +270,12 @@ def mutant_ids_as_a_tuple(question, k=3):
     """Returns memory_ids as a tuple."""
     result = solution(question, k)
     return {**result, "memory_ids": tuple(result["memory_ids"])}
+
+
+def mutant_window_without_the_system_message(question, k=3):
+    """Runs with a one-message window that drops the system message: the model never sees the memories."""
+    hits = retrieve_knowledge(question, k=k, kinds=["correction"])
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    run = run_agent(_messages(question, memories), tools=agent_tools,
+                    manager=SlidingWindowManager(window_size=1, preserve_system=False))
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
