@@ -321,6 +321,23 @@ def test_a_dictionary_view_lite_lacks_is_named_with_the_ones_it_has(conn, sql, o
     assert (f"(use {instead})" in err.message) == (instead is not None)
 
 
+@pytest.mark.parametrize("sql, action, name", [
+    ("DELETE FROM user_tables", "DELETE FROM", "USER_TABLES"),
+    ("UPDATE sys.all_tab_comments SET comments = 'x'", "UPDATE", "ALL_TAB_COMMENTS"),
+    ("INSERT INTO user_tab_comments (table_name, comments) VALUES ('T', 'x')", "INSERT INTO", "USER_TAB_COMMENTS"),
+    ("MERGE INTO all_objects o USING dual ON (1 = 1) WHEN MATCHED THEN UPDATE SET o.status = 'X'", "MERGE INTO",
+     "ALL_OBJECTS"),
+    ("DELETE FROM dual", "DELETE FROM", "DUAL"),
+])
+def test_writing_to_the_dictionary_is_insufficient_privileges_as_in_oracle(conn, sql, action, name) -> None:
+    """The views are SYS's, with SELECT granted to PUBLIC: a write is ORA-01031 (it was ORA-00942, 'does not
+    exist', about a view the same statement could read), and the hint says how the dictionary does change."""
+    err = failure(conn, sql)
+    assert err.code == 1031 and f"({action} {name}: the data dictionary's" in err.message, err.message
+    assert "COMMENT ON" in err.message
+    assert run(conn, "SELECT COUNT(*) FROM dual") == [(1,)]
+
+
 def test_a_table_of_the_users_with_a_dictionary_like_name_is_the_users(conn) -> None:
     run(conn, "CREATE TABLE user_profiles (id NUMBER)")
     run(conn, "INSERT INTO user_profiles VALUES (1)")

@@ -77,6 +77,10 @@ ERR_DICTIONARY_VIEW_NOT_IN_LITE = ErrorSpec(
     942, 'table or view "{owner}"."{table}" does not exist',
     "lite's data dictionary has no {table}{instead}; it has {views} (no synonyms, procedures, packages, triggers "
     "or types: docs/lite-engine.md, Dictionary views)")
+ERR_DICTIONARY_READ_ONLY = ErrorSpec(
+    1031, "insufficient privileges ({action} {name}: the data dictionary's, which every user may only read)",
+    "the dictionary changes with DDL: COMMENT ON TABLE/COLUMN sets a comment, CREATE and DROP add and remove "
+    "objects (USER_SDO_GEOM_METADATA is the one view that takes INSERT, UPDATE and DELETE)")
 ERR_INVALID_IDENTIFIER = ErrorSpec(904, '"{name}": invalid identifier')
 ERR_UNKNOWN_FUNCTION = ErrorSpec(
     904, '"{name}": invalid identifier',

@@ -29,7 +29,8 @@ from . import connect_by, json_table, multitable, pivot, row_limits, semantics, 
 from .functions import value_length
 from .dialect import LiteSQLite, Oracle, VectorEmbedding
 from .error_catalogue import (
-    ERR_DATE_PLUS_DATE, ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER, ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
+    ERR_DATE_PLUS_DATE, ERR_DICTIONARY_READ_ONLY, ERR_INCONSISTENT_DATATYPES, ERR_INVALID_IDENTIFIER,
+    ERR_INVALID_METRIC, ERR_INVALID_SDO_ATTRIBUTE,
     ERR_MORE_THAN_ONE_STATEMENT, ERR_NOT_ENOUGH_ARGUMENTS, ERR_NOT_ENOUGH_VALUES, ERR_PARSE,
     ERR_SCORE_WITHOUT_CONTAINS, ERR_SPATIAL_INDEX_NEEDED, ERR_SQLITE_AMBIGUOUS_COLUMN, ERR_TABLE_DOES_NOT_EXIST,
     ERR_TEXT_COLUMN_NOT_INDEXED,
@@ -298,6 +299,8 @@ class Translator:
     def _target(self, table: exp.Table, action: str) -> tuple[str, str, dict[str, ColumnType]]:
         owner, name = table_ref(table, self.ctx.user)
         cols = self.ctx.columns_of(owner, name)
+        if not cols and name in DICTIONARY_VIEWS and (not table.args.get("db") or owner == "SYS"):
+            raise error(ERR_DICTIONARY_READ_ONLY, action=action, name=name)   # Oracle: SYS's, SELECT for PUBLIC
         if not cols:
             raise error(ERR_TABLE_DOES_NOT_EXIST, owner=owner, table=name)
         require_owner(self.ctx.user, owner, name, action)
