@@ -397,3 +397,15 @@ def solution_cosine_shorthand(query, k=5, per_list=30, rrf_k=60):
 def mutant_status_in_upper_case(query, k=5, per_list=30, rrf_k=60):
     """m.status = 'VALID' in the keyword leg: OAMP writes 'valid', so the leg finds nothing."""
     return _run(_sql(txt_valid="m.status = 'VALID'"), query, k, per_list, rrf_k)
+
+
+def mutant_union_of_the_legs_without_group_by(query, k=5, per_list=30, rrf_k=60):
+    """Fuses the legs with UNION ALL (999999 in the other rank) but forgets GROUP BY record_id."""
+    sql = _sql().replace("""SELECT NVL(v.record_id, t.record_id) AS record_id,
+         NVL(v.r_vec, 999999) AS r_vec, NVL(t.r_txt, 999999) AS r_txt
+  FROM vec v FULL OUTER JOIN txt t ON t.record_id = v.record_id""",
+                         """SELECT record_id, r_vec, 999999 AS r_txt FROM vec
+  UNION ALL
+  SELECT record_id, 999999 AS r_vec, r_txt FROM txt""")
+    assert "UNION ALL" in sql
+    return _run(sql, query, k, per_list, rrf_k)

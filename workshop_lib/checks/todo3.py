@@ -510,9 +510,13 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
                          "NVL(v.record_id, t.record_id) AS record_id in the fused rows.")
     dup = sorted({rid for rid in ids if ids.count(rid) > 1})
     if dup:
-        grader.fail(f"{described} returned a memory more than once.", got=_listed(dup),
-                    hint="one row per memory: the vector leg groups the chunks by c.source_id and ranks each "
-                         "memory by its best chunk (MIN(VECTOR_DISTANCE(...))).")
+        hint = ("one row per memory: the vector leg groups the chunks by c.source_id and ranks each memory by its "
+                "best chunk (MIN(VECTOR_DISTANCE(...))).")
+        if sql and re.search(r"\bunion\b", sql, re.IGNORECASE):
+            hint = ("a UNION of the legs has a row from each leg for a memory both found: GROUP BY record_id with "
+                    "MIN(r_vec) and MIN(r_txt) over it (each NVL'd to 999999), or FULL OUTER JOIN the legs on "
+                    "record_id.")
+        grader.fail(f"{described} returned a memory more than once.", got=_listed(dup), hint=hint)
     in_scope = set(rk.distance) | set(rk.score)
     for row in rows:
         rid = row["record_id"]
