@@ -337,6 +337,8 @@ REASONS = {
     (5, "mutant_ids_as_a_tuple"): "returned 'memory_ids' as a tuple, not a list",
     (5, "mutant_window_without_the_system_message"): "run_agent was given manager=SlidingWindowManager(...)",
     (3, "mutant_union_of_the_legs_without_group_by"): "a UNION of the legs has a row from each leg",
+    (2, "mutant_rerank_result_ignored"): "the first 3 candidates in search order, not rerank's",
+    (2, "mutant_resorted_by_distance_after_rerank"): "rerank's results in another order (re-sorted after rerank)",
     (3, "mutant_no_keyword_fallback"): "for a question with no searchable word, text_query('?? -- !!') returns None",
     (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",
     (2, "mutant_drops_kindless_memories"): "a memory whose metadata has no kind",

@@ -234,3 +234,25 @@ def mutant_oversampling_capped_at_twenty(query, k=5, kinds=None):
 def mutant_includes_invalid_results(query, k=5, kinds=None):
     """Searches with include_invalid_results=True ("lose nothing"): drafts and discarded memories come back."""
     return _search_filter_rerank(query, k, kinds, search_kwargs={"include_invalid_results": True})
+
+
+def _candidates(query, k, kinds):
+    """The solution's filtered candidates, nearest first."""
+    wanted = _kinds(kinds)
+    results = memory_client.search(query, user_id=USER_ID, agent_id=AGENT_ID, exact_user_match=True,
+                                   exact_agent_match=True, record_types=["memory"], max_results=k * 4)
+    return [item for item in map(_candidate, results)
+            if item["kind"] != "tool_output" and (wanted is None or item["kind"] in wanted)]
+
+
+def mutant_rerank_result_ignored(query, k=5, kinds=None):
+    """Calls rerank but returns its own first k candidates: a cross-encoder's order is lost."""
+    candidates = _candidates(query, k, kinds)
+    rerank(query, candidates, top_k=k, content_key="body")
+    return candidates[:k]
+
+
+def mutant_resorted_by_distance_after_rerank(query, k=5, kinds=None):
+    """Re-sorts rerank's result by distance: undoes the cross-encoder's order."""
+    candidates = _candidates(query, k, kinds)
+    return sorted(rerank(query, candidates, top_k=k, content_key="body"), key=lambda c: c["distance"])

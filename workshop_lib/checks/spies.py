@@ -164,8 +164,19 @@ def _bound_arguments(signature: inspect.Signature | None, args: tuple[Any, ...],
     return dict(bound.arguments)
 
 
-def _rerank_spy(real: Callable[..., Any], log: _Log) -> Callable[..., Any]:
+def _rerank_spy(real: Callable[..., Any], log: _Log, *, reorder: bool = False) -> Callable[..., Any]:
+    """``rerank`` that records its calls. With ``reorder`` it stands in for a cross-encoder that disagrees with the
+    distances: the candidates the real rerank is given, farthest first, with a descending ``rerank_score``, cut to
+    ``top_k`` (lite has no in-database cross-encoder, so its rerank keeps the search order)."""
     signature = _signature_of(real)
+
+    def reordered(arguments: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        candidates, top_k = arguments.get("candidates"), arguments.get("top_k")
+        real(*args, **kwargs)   # its argument checks and errors, as for any call
+        ranked = [dict(c) for c in reversed(list(candidates))]
+        for position, item in enumerate(ranked):
+            item["rerank_score"] = float(len(ranked) - position)
+        return ranked[:top_k]
 
     def rerank(*args: Any, **kwargs: Any) -> Any:
         log.require_live()
@@ -177,7 +188,7 @@ def _rerank_spy(real: Callable[..., Any], log: _Log) -> Callable[..., Any]:
             if isinstance(candidates, list) else candidates
         call = {**arguments, "candidates": snapshot}
         log.reranks.append(call)
-        result = real(*args, **kwargs)
+        result = reordered(arguments, args, kwargs) if reorder else real(*args, **kwargs)
         call["result"] = result
         return result
 
