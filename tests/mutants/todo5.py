@@ -279,3 +279,11 @@ def mutant_window_without_the_system_message(question, k=3):
     run = run_agent(_messages(question, memories), tools=agent_tools,
                     manager=SlidingWindowManager(window_size=1, preserve_system=False))
     return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}
+
+
+def mutant_hits_resorted_by_distance(question, k=3):
+    """Re-sorts the hits by distance before using them: undoes a reranker's order."""
+    hits = sorted(retrieve_knowledge(question, k=k, kinds=["correction"]), key=lambda hit: hit["distance"])
+    memories = [(hit["metadata"]["memory_id"], hit["body"]) for hit in hits]
+    run = run_agent(_messages(question, memories), tools=agent_tools)
+    return {"answer": run.answer, "memory_ids": [m for m, _ in memories], "run": run}

@@ -126,8 +126,14 @@ def todo5(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
             if name != "draft":
                 reference.set_memory_status(ids[name], "accepted", memory_client=ws.memory_client, conn=ws.conn)
 
-        for k in (3, 1, 5):
+        for k in (3, 1):
             _grade_once(grader, scope, reference, question, k, ids)
+        # retrieve_knowledge's order as a loaded cross-encoder may give it (not by distance): it must be kept
+        _grade_once(grader, scope, reference, question, 5, ids, reranked=True)
+
+
+_RERANKED = ("; on this call retrieve_knowledge's order is a reranker's, as a cross-encoder loaded in the database "
+             "gives it on Oracle, not the distance order: keep it, never re-sort the hits.")
 
 
 def _spied_names(scope: dict[str, Any], name: str) -> list[str]:
@@ -139,8 +145,13 @@ def _spied_names(scope: dict[str, Any], name: str) -> list[str]:
 
 
 def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question: str, k: int,
-                ids: dict[str, str], *, probes: bool = True) -> None:
-    """One call of the learner's function, graded; ``probes`` False: a store with no correction to retrieve."""
+                ids: dict[str, str], *, probes: bool = True, reranked: bool = False) -> None:
+    """One call of the learner's function, graded; ``probes`` False: a store with no correction to retrieve.
+
+    ``reranked``: ``retrieve_knowledge`` returns its hits farthest first with a ``rerank_score``, as a
+    cross-encoder loaded in the database may order them (lite's rerank keeps the distance order, which would
+    hide a function that re-sorts the hits by distance).
+    """
     retrievals: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     library_calls: list[str] = []
@@ -158,6 +169,8 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
     def retrieve_spy(*args: Any, **kwargs: Any) -> Any:
         call = arguments("retrieve_knowledge", args, kwargs)
         hits = real_retrieve(*args, **kwargs)
+        if reranked:
+            hits = [{**hit, "rerank_score": float(len(hits) - i)} for i, hit in enumerate(reversed(hits))]
         retrievals.append({**call, "hits": hits})
         return hits
 
@@ -241,7 +254,8 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
     if placed != sorted(placed):
         grader.fail(f"{described} listed the memories in the system message in another order than retrieved.",
                     expected=f"best first: {hit_ids}",
-                    hint="memory_block(memories) with the pairs in the order retrieve_knowledge returned them.")
+                    hint="memory_block(memories) with the pairs in the order retrieve_knowledge returned them" +
+                         (_RERANKED if reranked else "."))
     if probes and ids["draft"] in system:
         grader.fail(f"{described} gave the model a DRAFT memory ({ids['draft']}) in the system message; drafts "
                     "must never ground an answer, even when its id is not reported.",
@@ -266,7 +280,7 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
     if value["memory_ids"] != hit_ids:
         grader.fail(f"{described} reported memory_ids {_short(value['memory_ids'])}.",
                     expected=f"the retrieved memories' ids, best first: {hit_ids}",
-                    hint="[h['metadata']['memory_id'] for h in hits].")
+                    hint="[h['metadata']['memory_id'] for h in hits]" + (_RERANKED if reranked else "."))
     if value["answer"] != agent_run.answer:
         grader.fail(f"{described} returned an answer that is not the agent's.",
                     expected=_short(agent_run.answer, 120), got=_short(value["answer"], 120),
