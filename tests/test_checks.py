@@ -340,6 +340,7 @@ REASONS = {
     (2, "mutant_rerank_result_ignored"): "the first 3 candidates in search order, not rerank's",
     (2, "mutant_resorted_by_distance_after_rerank"): "rerank's results in another order (re-sorted after rerank)",
     (5, "mutant_hits_resorted_by_distance"): "on this call retrieve_knowledge's order is a reranker's",
+    (4, "mutant_updated_at_taken_when_the_cell_ran"): "which is not the time of the move (the call ran from",
     (3, "mutant_no_keyword_fallback"): "for a question with no searchable word, text_query('?? -- !!') returns None",
     (2, "mutant_no_exact_match"): "without exact_user_match=True and exact_agent_match=True",
     (2, "mutant_drops_kindless_memories"): "a memory whose metadata has no kind",

@@ -7,6 +7,8 @@ Module globals injected by the test (as in the notebook): ``memory_client``,
 
 # ruff: noqa: F821  (notebook globals are injected by the test)
 
+from datetime import datetime, timezone
+
 
 def solution(memory_id, new_status):
     """Correct: parse, read, refuse before writing, one update with merged metadata and OAMP status."""
@@ -273,6 +275,14 @@ def mutant_oamp_status_by_sql(memory_id, new_status):
 def mutant_updated_at_hard_coded(memory_id, new_status):
     """A fixed updated_at, later than any real one."""
     return _stamped(memory_id, new_status, "2099-01-01T00:00:00+00:00")
+
+
+_CELL_TIME = datetime.now(timezone.utc).isoformat()   # when the module (the cell) ran
+
+
+def mutant_updated_at_taken_when_the_cell_ran(memory_id, new_status):
+    """updated_at taken once, when the cell ran (a module global), and written at every move."""
+    return _stamped(memory_id, new_status, _CELL_TIME)
 
 
 def mutant_updated_at_in_tokyo_time(memory_id, new_status):
