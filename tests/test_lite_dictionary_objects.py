@@ -42,8 +42,12 @@ def test_user_objects_lists_the_users_tables_views_indexes_and_sequences(conn) -
     assert run(conn, "SELECT object_name, object_type FROM user_objects WHERE object_type IN ('TABLE','VIEW') "
                      "ORDER BY object_name") == [("DEPT", "TABLE"), ("EMP", "TABLE"), ("STAFF", "VIEW")]
     assert run(conn, "SELECT object_type, COUNT(*) FROM user_objects GROUP BY object_type ORDER BY 1") == [
-        ("INDEX", 1), ("SEQUENCE", 1), ("TABLE", 2), ("VIEW", 1)]
-    assert run(conn, "SELECT object_name FROM user_objects WHERE object_type = 'INDEX'") == [("EMP_DEPT_IX",)]
+        ("INDEX", 3), ("SEQUENCE", 1), ("TABLE", 2), ("VIEW", 1)]
+    # EMP_DEPT_IX, and the unique index Oracle makes for each primary key, named as its constraint
+    keys = run(conn, "SELECT index_name FROM user_constraints WHERE constraint_type = 'P' ORDER BY 1")
+    assert len(keys) == 2 and all(name.startswith("SYS_C") for (name,) in keys)
+    assert run(conn, "SELECT object_name FROM user_objects WHERE object_type = 'INDEX' ORDER BY 1") == \
+        [("EMP_DEPT_IX",), *keys]
     assert run(conn, "SELECT DISTINCT subobject_name, status, temporary, generated, secondary FROM user_objects") \
         == [(None, "VALID", "N", "N", "N")]
 
@@ -67,7 +71,7 @@ def test_oracles_column_order_and_types(conn) -> None:
 def test_only_tables_and_btree_indexes_have_a_segment(conn) -> None:
     rows = run(conn, "SELECT object_type, CASE WHEN data_object_id = object_id THEN 'own' "
                      "WHEN data_object_id IS NULL THEN 'none' ELSE 'other' END FROM user_objects ORDER BY 1, 2")
-    assert rows == [("INDEX", "own"), ("SEQUENCE", "none"), ("TABLE", "own"), ("TABLE", "own"), ("VIEW", "none")]
+    assert rows == [("INDEX", "own")] * 3 + [("SEQUENCE", "none"), ("TABLE", "own"), ("TABLE", "own"), ("VIEW", "none")]
 
 
 def test_dropped_objects_leave_user_objects(conn) -> None:
@@ -75,15 +79,18 @@ def test_dropped_objects_leave_user_objects(conn) -> None:
     assert run(conn, "SELECT COUNT(*) FROM user_objects WHERE object_name = 'STAFF'") == [(0,)]
     run(conn, "DROP SEQUENCE emp_seq")
     run(conn, "DROP INDEX emp_dept_ix")
-    assert run(conn, "SELECT object_name FROM user_objects ORDER BY 1") == [("DEPT",), ("EMP",)]
+    assert run(conn, "SELECT object_name FROM user_objects WHERE object_type <> 'INDEX' ORDER BY 1") == [
+        ("DEPT",), ("EMP",)]
+    dept_key = run(conn, "SELECT index_name FROM user_constraints WHERE table_name = 'DEPT' AND constraint_type = 'P'")
     run(conn, "CREATE INDEX emp_hired_ix ON emp (hired)")
-    run(conn, "DROP TABLE emp")   # its indexes go with it
-    assert run(conn, "SELECT object_name, object_type FROM user_objects") == [("DEPT", "TABLE")]
+    run(conn, "DROP TABLE emp")   # its indexes go with it, the primary key's too
+    assert run(conn, "SELECT object_name, object_type FROM user_objects ORDER BY 2, 1") == [
+        (dept_key[0][0], "INDEX"), ("DEPT", "TABLE")]
 
 
 def test_object_ids_are_unique_and_the_same_for_every_connection(conn, tmp_path) -> None:
     ids = run(conn, "SELECT object_name, object_id FROM user_objects ORDER BY object_id")
-    assert len(ids) == 5 and len({i for _, i in ids}) == 5
+    assert len(ids) == 7 and len({i for _, i in ids}) == 7
     other = connect_lite(tmp_path, "HR")
     scott = connect_lite(tmp_path, "SCOTT")
     try:
@@ -92,7 +99,7 @@ def test_object_ids_are_unique_and_the_same_for_every_connection(conn, tmp_path)
             == ids
         run(scott, "CREATE TABLE emp (empno NUMBER)")   # same name, another schema: another object
         every = run(scott, "SELECT owner, object_name, object_id FROM all_objects")
-        assert len({i for _, _, i in every}) == len(every) == 6
+        assert len({i for _, _, i in every}) == len(every) == 8
     finally:
         other.close()
         scott.close()
@@ -121,7 +128,7 @@ def test_user_objects_shows_only_the_connected_users_objects(conn, tmp_path) -> 
             ("BONUS", "TABLE"), ("BONUS_SEQ", "SEQUENCE")]
         assert run(conn, "SELECT COUNT(*) FROM user_objects WHERE object_name LIKE 'BONUS%'") == [(0,)]
         assert run(conn, "SELECT owner, COUNT(*) FROM all_objects GROUP BY owner ORDER BY owner") == [
-            ("HR", 5), ("SCOTT", 2)]
+            ("HR", 7), ("SCOTT", 2)]
         assert run(conn, "SELECT object_name FROM sys.all_objects WHERE owner = 'SCOTT' AND object_type = 'TABLE'") \
             == [("BONUS",)]
     finally:
@@ -237,16 +244,23 @@ def test_an_indexs_columns_in_key_order(conn) -> None:
                      "ORDER BY column_position") == [("DEPTNO",), ("ENAME",)]
 
 
+def _primary_keys(conn) -> dict[str, str]:
+    """table -> the name of its primary key's index (SYS_Cnnnnnnn, as Oracle names an unnamed constraint)."""
+    return dict(run(conn, "SELECT table_name, index_name FROM user_constraints WHERE constraint_type = 'P'"))
+
+
 def test_the_queries_others_write_on_index_columns(conn) -> None:
     run(conn, "CREATE UNIQUE INDEX dept_name_ux ON dept (dname)")
+    keys = _primary_keys(conn)
     assert run(conn, "SELECT i.index_name, i.uniqueness, c.column_name FROM user_indexes i "
                      "JOIN user_ind_columns c ON c.index_name = i.index_name "
-                     "WHERE i.table_name IN ('EMP', 'DEPT') ORDER BY i.index_name, c.column_position") == [
+                     "WHERE i.table_name IN ('EMP', 'DEPT') ORDER BY i.index_name, c.column_position") == sorted([
         ("DEPT_NAME_UX", "UNIQUE", "DNAME"), ("EMP_DEPT_IX", "NONUNIQUE", "DEPTNO"),
-        ("EMP_DEPT_IX", "NONUNIQUE", "ENAME")]
+        ("EMP_DEPT_IX", "NONUNIQUE", "ENAME"), (keys["DEPT"], "UNIQUE", "DEPTNO"), (keys["EMP"], "UNIQUE", "EMPNO")])
     assert run(conn, "SELECT table_name, index_name, LISTAGG(column_name, ', ') WITHIN GROUP "
                      "(ORDER BY column_position) AS cols FROM user_ind_columns GROUP BY table_name, index_name "
-                     "ORDER BY 1, 2") == [("DEPT", "DEPT_NAME_UX", "DNAME"), ("EMP", "EMP_DEPT_IX", "DEPTNO, ENAME")]
+                     "ORDER BY 1, 2") == sorted([("DEPT", "DEPT_NAME_UX", "DNAME"), ("EMP", "EMP_DEPT_IX", "DEPTNO, ENAME"),
+                                                 ("DEPT", keys["DEPT"], "DEPTNO"), ("EMP", keys["EMP"], "EMPNO")])
 
 
 def test_oracles_columns_user_ind_columns_without_the_owners(conn) -> None:
@@ -269,9 +283,11 @@ def test_index_columns_follow_the_ddl(conn) -> None:
                      "ORDER BY column_position") == [("DEPTNO",), ("FULL_NAME",)]
     run(conn, "CREATE INDEX emp_hired_ix ON emp (hired)")
     run(conn, "DROP INDEX emp_dept_ix")
-    assert run(conn, "SELECT index_name, column_name FROM user_ind_columns") == [("EMP_HIRED_IX", "HIRED")]
+    keys = _primary_keys(conn)
+    assert run(conn, "SELECT index_name, column_name FROM user_ind_columns WHERE table_name = 'EMP' ORDER BY 1") == \
+        sorted([("EMP_HIRED_IX", "HIRED"), (keys["EMP"], "EMPNO")])
     run(conn, "DROP TABLE emp")
-    assert run(conn, "SELECT COUNT(*) FROM all_ind_columns") == [(0,)]
+    assert run(conn, "SELECT index_name FROM all_ind_columns") == [(keys["DEPT"],)]
 
 
 def test_user_ind_columns_shows_only_the_connected_users_indexes(conn, tmp_path) -> None:
@@ -281,10 +297,13 @@ def test_user_ind_columns_shows_only_the_connected_users_indexes(conn, tmp_path)
         run(scott, "CREATE INDEX bonus_ix ON bonus (comm, ename)")
         assert run(scott, "SELECT index_name, column_name FROM user_ind_columns ORDER BY column_position") == [
             ("BONUS_IX", "COMM"), ("BONUS_IX", "ENAME")]
-        assert run(conn, "SELECT DISTINCT index_name FROM user_ind_columns") == [("EMP_DEPT_IX",)]
+        keys = _primary_keys(conn)
+        assert run(conn, "SELECT DISTINCT index_name FROM user_ind_columns ORDER BY 1") == sorted(
+            [("EMP_DEPT_IX",), (keys["DEPT"],), (keys["EMP"],)])
         assert run(conn, "SELECT index_owner, table_owner, index_name, COUNT(*) FROM all_ind_columns "
-                         "GROUP BY index_owner, table_owner, index_name ORDER BY 1") == [
-            ("HR", "HR", "EMP_DEPT_IX", 2), ("SCOTT", "SCOTT", "BONUS_IX", 2)]
+                         "GROUP BY index_owner, table_owner, index_name ORDER BY 1, 3") == [
+            *sorted([("HR", "HR", "EMP_DEPT_IX", 2), ("HR", "HR", keys["DEPT"], 1), ("HR", "HR", keys["EMP"], 1)]),
+            ("SCOTT", "SCOTT", "BONUS_IX", 2)]
     finally:
         scott.close()
 
@@ -358,3 +377,29 @@ def test_select_star_on_a_dictionary_view_is_typed_as_its_named_columns(conn) ->
     assert types["OBJECT_ID"] is oracledb.DB_TYPE_NUMBER and isinstance(row["OBJECT_ID"], int), row
     assert row["ONE"] == 1
     assert failure(conn, "SELECT no_such_column FROM user_tables").code == 904
+
+
+# --------------------------------------------------------------------------- the indexes of key constraints
+
+def test_primary_and_unique_keys_have_their_index_as_in_oracle(conn) -> None:
+    """Oracle enforces a primary or unique key with a unique index named as the constraint: ALL_INDEXES,
+    ALL_IND_COLUMNS (key order) and ALL_OBJECTS list it, ALL_CONSTRAINTS.INDEX_NAME names it, DROP INDEX on it is
+    ORA-02429, its name is taken (ORA-00955), and dropping the constraint drops it."""
+    run(conn, "CREATE TABLE grades (emp NUMBER, yr NUMBER, code VARCHAR2(5), "
+              "CONSTRAINT grades_pk PRIMARY KEY (yr, emp))")
+    run(conn, "ALTER TABLE grades ADD CONSTRAINT grades_code_uk UNIQUE (code)")
+    assert run(conn, "SELECT index_name, index_type, uniqueness, table_name FROM user_indexes "
+                     "WHERE table_name = 'GRADES' ORDER BY 1") == [
+        ("GRADES_CODE_UK", "NORMAL", "UNIQUE", "GRADES"), ("GRADES_PK", "NORMAL", "UNIQUE", "GRADES")]
+    assert run(conn, "SELECT column_name FROM user_ind_columns WHERE index_name = 'GRADES_PK' "
+                     "ORDER BY column_position") == [("YR",), ("EMP",)]
+    assert run(conn, "SELECT c.constraint_name FROM user_constraints c JOIN user_indexes i "
+                     "ON i.index_name = c.index_name WHERE c.table_name = 'GRADES' ORDER BY 1") == [
+        ("GRADES_CODE_UK",), ("GRADES_PK",)]
+    assert run(conn, "SELECT object_type FROM user_objects WHERE object_name = 'GRADES_PK'") == [("INDEX",)]
+    for sql, code in (("DROP INDEX grades_pk", 2429), ("CREATE INDEX grades_pk ON grades (code)", 955)):
+        err = failure(conn, sql)
+        assert err.code == code, err.message
+    assert "DROP CONSTRAINT GRADES_PK" in failure(conn, "DROP INDEX grades_pk").message
+    run(conn, "ALTER TABLE grades DROP CONSTRAINT grades_code_uk")
+    assert run(conn, "SELECT index_name FROM user_indexes WHERE table_name = 'GRADES'") == [("GRADES_PK",)]

@@ -282,14 +282,22 @@ def _check_text_search(rows: list[tuple], cols: list[str]) -> None:
 
 def _check_user_indexes(rows: list[tuple], cols: list[str]) -> None:
     found = {r[0]: r[1:] for r in rows}
+    keys = {name: found.pop(name) for name in list(found) if name.startswith("SYS_C")}
+    # the primary keys' indexes (NOTES, UNINDEXED_NOTES), named as their unnamed constraints, as Oracle does
+    assert sorted(k[3] for k in keys.values()) == ["NOTES", "UNINDEXED_NOTES"]
+    assert {k[:3] for k in keys.values()} == {("NORMAL", None, None)}
     assert set(found) == {"NOTES_CTX", "NOTES_EMBEDDING_VX"}  # the user's own; SUPPLYCHAIN's are not USER_
     assert found["NOTES_CTX"] == ("DOMAIN", "CONTEXT", "SYNC (ON COMMIT)", "NOTES", "VALID")
     assert found["NOTES_EMBEDDING_VX"][0] == "VECTOR" and "NEIGHBOR PARTITIONS" in found["NOTES_EMBEDDING_VX"][2]
 
 
 def _check_all_indexes(rows: list[tuple], cols: list[str]) -> None:
-    assert rows == [("VESSELS_CARRIER_IX", "NORMAL", "VESSELS"), ("VESSELS_EMBEDDING_VX", "VECTOR", "VESSELS"),
-                    ("VESSELS_POSITION_SX", "DOMAIN", "VESSELS")]
+    # with the key constraints' indexes: CARRIERS' unnamed primary key (SYS_C...), its unique SCAC, VESSELS_PK
+    assert [r for r in rows if not r[0].startswith("SYS_C")] == [
+        ("CARRIERS_SCAC_UK", "NORMAL", "CARRIERS"), ("VESSELS_CARRIER_IX", "NORMAL", "VESSELS"),
+        ("VESSELS_EMBEDDING_VX", "VECTOR", "VESSELS"), ("VESSELS_PK", "NORMAL", "VESSELS"),
+        ("VESSELS_POSITION_SX", "DOMAIN", "VESSELS")]
+    assert [r[1:] for r in rows if r[0].startswith("SYS_C")] == [("NORMAL", "CARRIERS")]
 
 
 def _check_columns(rows: list[tuple], cols: list[str]) -> None:

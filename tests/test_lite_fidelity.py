@@ -930,7 +930,7 @@ def test_text_parameters_that_change_results_are_refused_by_name(hr: LiteConnect
             cur.execute(f"CREATE INDEX text_docs_ctx ON text_docs (body) INDEXTYPE IS CTXSYS.CONTEXT "
                         f"PARAMETERS ('{parameters}')")
         assert info.value.args[0].full_code == code and fragment in info.value.args[0].message
-        cur.execute("SELECT COUNT(*) FROM user_indexes WHERE table_name = 'TEXT_DOCS'")
+        cur.execute("SELECT COUNT(*) FROM user_indexes WHERE table_name = 'TEXT_DOCS' AND index_type = 'DOMAIN'")
         assert cur.fetchone() == (0,)
     finally:
         cur.execute("DROP TABLE text_docs")

@@ -116,6 +116,14 @@ def _local_date(utc: str) -> str:
 # index's own; views, sequences and mining models have no segment, nor do domain and vector indexes (Oracle
 # keeps their data in other tables or in memory), so it is NULL for them.
 _CREATED = _local_date("CREATED")
+# Oracle enforces a primary key or unique constraint with a unique index, which it creates named as the
+# constraint (unless an index on those columns exists already; lite always has its own, SQLite's). Those indexes
+# are listed from the constraints: ALL_INDEXES, ALL_IND_COLUMNS and ALL_OBJECTS show them, created with the table.
+_KEY_INDEX_WHERE = "CONSTRAINT_TYPE IN ('P', 'U')"
+_INDEX_ROWS = (
+    "SELECT OWNER, INDEX_NAME, INDEX_TYPE, TABLE_OWNER, TABLE_NAME, UNIQUENESS, ITYP_OWNER, ITYP_NAME, PARAMETERS "
+    "FROM LITECAT.INDEXES UNION ALL SELECT OWNER, CONSTRAINT_NAME, 'NORMAL', OWNER, TABLE_NAME, 'UNIQUE', NULL, "
+    f"NULL, NULL FROM LITECAT.CONSTRAINTS WHERE {_KEY_INDEX_WHERE}")
 _OBJECT_ROWS = (
     "SELECT OWNER, TABLE_NAME AS OBJECT_NAME, rowid * 8 + 1 AS OBJECT_ID, rowid * 8 + 1 AS DATA_OBJECT_ID, "
     f"'TABLE' AS OBJECT_TYPE, {_CREATED} AS CREATED, SECONDARY FROM LITECAT.TABLES "
@@ -126,7 +134,10 @@ _OBJECT_ROWS = (
     "FROM LITECAT.SEQUENCES "
     # CREATION_DATE is lite's DATE text already (connection.register_mining_model)
     "UNION ALL SELECT OWNER, MODEL_NAME, rowid * 8 + 5, NULL, 'MINING MODEL', CREATION_DATE, 'N' "
-    "FROM LITECAT.MINING_MODELS")
+    "FROM LITECAT.MINING_MODELS "
+    "UNION ALL SELECT k.OWNER, k.CONSTRAINT_NAME, k.rowid * 8 + 6, k.rowid * 8 + 6, 'INDEX', "
+    f"{_local_date('t.CREATED')}, 'N' FROM LITECAT.CONSTRAINTS k LEFT JOIN LITECAT.TABLES t "
+    f"ON t.OWNER = k.OWNER AND t.TABLE_NAME = k.TABLE_NAME WHERE k.{_KEY_INDEX_WHERE}")
 
 # ALL_OBJECTS' columns after OWNER, in Oracle's order (Database Reference, ALL_OBJECTS; NAMESPACE, EDITION_NAME
 # and the later columns are left out). LAST_DDL_TIME is CREATED: lite records no later DDL on an object.
@@ -152,11 +163,16 @@ _INDEX_COLUMN_ROWS = (
     "WITH RECURSIVE k(INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAME, COLUMN_POSITION, REST) AS ("
     "SELECT OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, NULL, 0, COLUMN_NAMES || ',' FROM LITECAT.INDEXES "
     "UNION ALL SELECT INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, substr(REST, 1, instr(REST, ',') - 1), "
-    "COLUMN_POSITION + 1, substr(REST, instr(REST, ',') + 1) FROM k WHERE REST <> '') "
-    "SELECT k.INDEX_OWNER, k.INDEX_NAME, k.TABLE_OWNER, k.TABLE_NAME, k.COLUMN_NAME, k.COLUMN_POSITION, "
+    "COLUMN_POSITION + 1, substr(REST, instr(REST, ',') + 1) FROM k WHERE REST <> ''), "
+    # the key constraints' indexes (above): their columns in key order
+    "ix AS (SELECT INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, COLUMN_NAME, COLUMN_POSITION FROM k "
+    "WHERE COLUMN_POSITION > 0 UNION ALL SELECT cc.OWNER, cc.CONSTRAINT_NAME, cc.OWNER, cc.TABLE_NAME, "
+    "cc.COLUMN_NAME, cc.POSITION FROM LITECAT.CONS_COLUMNS cc JOIN LITECAT.CONSTRAINTS kc "
+    f"ON kc.OWNER = cc.OWNER AND kc.CONSTRAINT_NAME = cc.CONSTRAINT_NAME WHERE kc.{_KEY_INDEX_WHERE}) "
+    "SELECT ix.INDEX_OWNER, ix.INDEX_NAME, ix.TABLE_OWNER, ix.TABLE_NAME, ix.COLUMN_NAME, ix.COLUMN_POSITION, "
     f"{_DATA_LENGTH} AS COLUMN_LENGTH, {_CHAR_LENGTH} AS CHAR_LENGTH, 'ASC' AS DESCEND "
-    "FROM k LEFT JOIN LITECAT.COLUMNS c ON c.OWNER = k.TABLE_OWNER AND c.TABLE_NAME = k.TABLE_NAME "
-    "AND c.COLUMN_NAME = k.COLUMN_NAME WHERE k.COLUMN_POSITION > 0")
+    "FROM ix LEFT JOIN LITECAT.COLUMNS c ON c.OWNER = ix.TABLE_OWNER AND c.TABLE_NAME = ix.TABLE_NAME "
+    "AND c.COLUMN_NAME = ix.COLUMN_NAME")
 # USER_IND_COLUMNS' columns; ALL_IND_COLUMNS adds INDEX_OWNER first and TABLE_OWNER after INDEX_NAME (Oracle)
 _IND_COLUMN_COLUMNS = "COLUMN_NAME, COLUMN_POSITION, COLUMN_LENGTH, CHAR_LENGTH, DESCEND"
 
@@ -207,9 +223,9 @@ def dictionary_views(user: str) -> dict[str, str]:
         "USER_INDEXES": "SELECT INDEX_NAME, INDEX_TYPE, TABLE_OWNER, TABLE_NAME, UNIQUENESS, "
                         "ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS, "
                         "CASE WHEN INDEX_TYPE = 'DOMAIN' THEN 'VALID' END AS DOMIDX_STATUS "
-                        f"FROM LITECAT.INDEXES WHERE OWNER = '{u}'",
+                        f"FROM ({_INDEX_ROWS}) WHERE OWNER = '{u}'",
         "ALL_INDEXES": "SELECT OWNER, INDEX_NAME, INDEX_TYPE, TABLE_OWNER, TABLE_NAME, UNIQUENESS, "
-                       "ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS FROM LITECAT.INDEXES",
+                       f"ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS FROM ({_INDEX_ROWS})",
         "ALL_OBJECTS": f"SELECT OWNER, {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS})",
         "USER_OBJECTS": f"SELECT {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS}) WHERE OWNER = '{u}'",
         "ALL_IND_COLUMNS": f"SELECT INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, {_IND_COLUMN_COLUMNS} "

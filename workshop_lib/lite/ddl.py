@@ -21,7 +21,7 @@ from .privileges import require_owner
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
     ERR_CONSTRAINT_NAME_USED, ERR_NO_PRIMARY_KEY_TO_DROP, ERR_NO_UNIQUE_KEY_TO_DROP,
-    ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
+    ERR_DROP_KEY_INDEX, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
     ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_TRUNCATE_REFERENCED, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE,
@@ -930,7 +930,7 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
         if col not in known:
             raise error(ERR_INVALID_IDENTIFIER, name=col)
     exists = con.execute("SELECT 1 FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?",
-                         (owner, name)).fetchone()
+                         (owner, name)).fetchone() or _key_index(con, owner, name)
     if exists:
         if tree.args.get("exists"):
             return DdlResult("CREATE INDEX", t_owner, table)
@@ -1062,6 +1062,8 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     owner, name = table_ref(tree.args["tables"][0] if tree.args.get("tables") else tree.this, conn.username)
     row = con.execute("SELECT TABLE_OWNER, TABLE_NAME, INDEX_TYPE FROM LITECAT.INDEXES "
                       "WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name)).fetchone()
+    if row is None and _key_index(con, owner, name):   # the index Oracle made for a primary or unique key
+        raise error(ERR_DROP_KEY_INDEX, owner=owner, name=name)
     if row is None:
         if tree.args.get("exists"):
             return DdlResult("DROP INDEX")
@@ -1069,6 +1071,12 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     require_owner(conn.username, owner, name, "DROP INDEX")
     _forget_index(conn, owner, name, row[0], row[2])
     return DdlResult("DROP INDEX", row[0], row[1])
+
+
+def _key_index(con: sqlite3.Connection, owner: str, name: str) -> bool:
+    """Whether ``owner.name`` is the index of a primary key or unique constraint (catalog.py lists them)."""
+    return con.execute("SELECT 1 FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND CONSTRAINT_NAME = ? "
+                       "AND CONSTRAINT_TYPE IN ('P', 'U')", (owner, name)).fetchone() is not None
 
 
 def _forget_index(conn: DdlTarget, owner: str, name: str, table_owner: str, index_type: str) -> None:

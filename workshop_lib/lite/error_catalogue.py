@@ -95,6 +95,9 @@ ERR_INVALID_SDO_ATTRIBUTE = ErrorSpec(
     "SDO_GEOMETRY attributes: SDO_GTYPE, SDO_SRID, SDO_POINT.X, SDO_POINT.Y, SDO_POINT.Z")
 ERR_NAME_ALREADY_USED = ErrorSpec(955, "name is already used by an existing object")
 ERR_INDEX_DOES_NOT_EXIST = ErrorSpec(1418, "specified index does not exist")
+ERR_DROP_KEY_INDEX = ErrorSpec(2429, "cannot drop index used for enforcement of unique/primary key",
+                               "{owner}.{name} is the index of the constraint of that name: drop the constraint "
+                               "instead, ALTER TABLE ... DROP CONSTRAINT {name}, and its index goes with it")
 ERR_USER_NOT_ATTACHED = ErrorSpec(1435, 'user "{schema}" does not exist in lite yet',
                                   "create it outside a transaction (CREATE USER or a first CREATE TABLE)")
 ERR_MODEL_DOES_NOT_EXIST = ErrorSpec(
