@@ -259,8 +259,9 @@ def test_the_queries_others_write_on_index_columns(conn) -> None:
         ("EMP_DEPT_IX", "NONUNIQUE", "ENAME"), (keys["DEPT"], "UNIQUE", "DEPTNO"), (keys["EMP"], "UNIQUE", "EMPNO")])
     assert run(conn, "SELECT table_name, index_name, LISTAGG(column_name, ', ') WITHIN GROUP "
                      "(ORDER BY column_position) AS cols FROM user_ind_columns GROUP BY table_name, index_name "
-                     "ORDER BY 1, 2") == sorted([("DEPT", "DEPT_NAME_UX", "DNAME"), ("EMP", "EMP_DEPT_IX", "DEPTNO, ENAME"),
-                                                 ("DEPT", keys["DEPT"], "DEPTNO"), ("EMP", keys["EMP"], "EMPNO")])
+                     "ORDER BY 1, 2") == sorted([
+        ("DEPT", "DEPT_NAME_UX", "DNAME"), ("EMP", "EMP_DEPT_IX", "DEPTNO, ENAME"), ("DEPT", keys["DEPT"], "DEPTNO"),
+        ("EMP", keys["EMP"], "EMPNO")])
 
 
 def test_oracles_columns_user_ind_columns_without_the_owners(conn) -> None:

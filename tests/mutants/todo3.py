@@ -374,7 +374,7 @@ def mutant_vector_leg_one_short(query, k=5, per_list=30, rrf_k=60):
 
 
 def mutant_euclidean_distance(query, k=5, per_list=30, rrf_k=60):
-    """VECTOR_DISTANCE(..., EUCLIDEAN): ranks as COSINE on unit vectors, but the instructions and the index say COSINE."""
+    """VECTOR_DISTANCE(..., EUCLIDEAN): ranks as COSINE on unit vectors; the instructions and the index say COSINE."""
     return _run(_sql(vec_rank="ROW_NUMBER() OVER (ORDER BY MIN(VECTOR_DISTANCE(c.embedding, "
                               "VECTOR_EMBEDDING({model} USING :q AS DATA), EUCLIDEAN)), c.source_id)"),
                 query, k, per_list, rrf_k)

@@ -272,9 +272,9 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
         hint = ("run = run_agent(messages, tools=agent_tools) with its default max_steps: the model needs a step "
                 "for the SQL tool and one to answer.")
         if manager is not None:
-            hint = (f"run_agent was given manager={type(manager).__name__}(...), which decides what the model is sent each "
-                    "step (a window without the system message loses the memories); the instructions run "
-                    "run_agent(messages, tools=agent_tools) without one.")
+            hint = (f"run_agent was given manager={type(manager).__name__}(...), which decides what the model is "
+                    "sent each step (a window without the system message loses the memories); the instructions "
+                    "run run_agent(messages, tools=agent_tools) without one.")
         grader.fail(f"{described}'s agent run stopped before answering ({agent_run.stopped} after "
                     f"{agent_run.steps} step(s)): its answer is {agent_run.answer!r}.", hint=hint)
     if value["memory_ids"] != hit_ids:
