@@ -358,6 +358,21 @@ def test_writing_to_the_dictionary_is_insufficient_privileges_as_in_oracle(conn,
     assert run(conn, "SELECT COUNT(*) FROM dual") == [(1,)]
 
 
+@pytest.mark.parametrize("sql, name", [
+    ("CREATE TABLE user_tables (a NUMBER)", "USER_TABLES"),
+    ("CREATE TABLE hr.all_objects AS SELECT 1 AS a FROM dual", "ALL_OBJECTS"),
+    ("CREATE VIEW user_indexes AS SELECT 1 AS x FROM dual", "USER_INDEXES"),
+    ("ALTER TABLE emp RENAME TO dual", "DUAL"),
+])
+def test_an_object_named_like_a_dictionary_view_is_refused_by_name(conn, sql, name) -> None:
+    """Lite's dictionary views are TEMP views that every unqualified name reaches first: a table of that name
+    was created and then could not be written (ORA-00604 'cannot modify ... because it is a view') nor read."""
+    err = failure(conn, sql)
+    assert err.code == 3001 and f"named like a data dictionary view ({name})" in err.message, err.message
+    assert run(conn, "SELECT COUNT(*) FROM user_objects WHERE object_name = :n", {"n": name}) == [(0,)]
+    assert run(conn, "SELECT COUNT(*) FROM emp") == [(0,)]
+
+
 def test_a_table_of_the_users_with_a_dictionary_like_name_is_the_users(conn) -> None:
     run(conn, "CREATE TABLE user_profiles (id NUMBER)")
     run(conn, "INSERT INTO user_profiles VALUES (1)")

@@ -21,7 +21,8 @@ from .privileges import require_owner
 from .dialect import IndexTypeClause, LiteSQLite, Oracle
 from .error_catalogue import (
     ERR_CONSTRAINT_NAME_USED, ERR_NO_PRIMARY_KEY_TO_DROP, ERR_NO_UNIQUE_KEY_TO_DROP,
-    ERR_DROP_KEY_INDEX, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER, ERR_NAME_ALREADY_USED,
+    ERR_DROP_KEY_INDEX, ERR_INDEX_DOES_NOT_EXIST, ERR_INVALID_DATATYPE, ERR_INVALID_IDENTIFIER,
+    ERR_NAME_ALREADY_USED,
     ERR_REFERENCED_BY_FOREIGN_KEYS, ERR_SPATIAL_INDEX_EXISTS, ERR_SPATIAL_INDEX_ONE_COLUMN,
     ERR_SPATIAL_INDEX_TYPE, ERR_SPATIAL_LAYER_GTYPE, ERR_SPATIAL_NO_METADATA, ERR_SPATIAL_SRID_MISMATCH,
     ERR_TABLE_DOES_NOT_EXIST, ERR_TEXT_INDEX_COLUMN, ERR_TRUNCATE_REFERENCED, ERR_UNSUPPORTED, ERR_UNSUPPORTED_CASCADE,
@@ -34,8 +35,9 @@ from .error_catalogue import (
     ERR_UNSUPPORTED_TABLE_ELEMENT, ERR_UNSUPPORTED_TEXT_INDEXTYPE, ERR_UNSUPPORTED_TEXT_PARAMETER,
     ERR_TEXT_PARAMETERS_SYNTAX, ERR_UNSUPPORTED_VECTOR_INDEX,
     ERR_VECTOR_INDEX_COLUMN, ERR_SEQUENCE_DOES_NOT_EXIST, ERR_SEQUENCE_NOT_ALLOWED, error, from_sqlite,
+    ERR_UNSUPPORTED_DICTIONARY_NAME,
 )
-from .scope import is_sequence_number
+from .scope import DICTIONARY_VIEWS, is_sequence_number
 from .translate import Context, Translator, name_of, table_ref
 
 
@@ -189,12 +191,21 @@ def _dropped(tree: exp.Drop) -> exp.Table:
     return tree.args["tables"][0] if tree.args.get("tables") else tree.this
 
 
+def _refuse_dictionary_name(name: str) -> None:
+    """ORA-03001 for a table or view named like a dictionary view lite defines (USER_TABLES, DUAL): Oracle lets a
+    user's own object take such a name, but lite's dictionary views are SQLite TEMP views, which every unqualified
+    name reaches first, so the object could be created and never used."""
+    if name in DICTIONARY_VIEWS:
+        raise error(ERR_UNSUPPORTED_DICTIONARY_NAME, name=name)
+
+
 def _create_table_as_select(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> DdlResult:
     """``CREATE TABLE t [(names)] AS query``: the table as ctas.py derives it; the cursor then fills it."""
     from .translate import parse
 
     owner, table = table_ref(_created(tree), conn.username)
     require_owner(conn.username, owner, table, "CREATE TABLE")
+    _refuse_dictionary_name(table)
     if catalog.name_used(conn.sqlite, owner, table):
         raise error(ERR_NAME_ALREADY_USED)
     _check_query(conn, ctx, ctas.query_after_as(sql))   # the query's own errors (ORA-00904 ...) first
@@ -255,6 +266,7 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
     con = conn.sqlite
     owner, view = table_ref(_created(tree), conn.username)
     require_owner(conn.username, owner, view, "CREATE VIEW")
+    _refuse_dictionary_name(view)
     replacing = tree.args.get("replace") and catalog.view_text(con, owner, view) is not None
     if catalog.name_used(con, owner, view) and not replacing:
         raise error(ERR_NAME_ALREADY_USED)
@@ -302,6 +314,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
             raise error(ERR_UNSUPPORTED, construct="temporary tables (CREATE GLOBAL|PRIVATE TEMPORARY TABLE)")
     owner, table = table_ref(schema.this, conn.username)
     require_owner(conn.username, owner, table, "CREATE TABLE")
+    _refuse_dictionary_name(table)
     if catalog.name_used(con, owner, table):
         if tree.args.get("exists"):
             return DdlResult("CREATE TABLE", owner, table)
@@ -682,6 +695,7 @@ def _alter_columns(conn: DdlTarget, owner: str, table: str, action: exp.Expressi
         return DdlResult("ALTER TABLE", owner, table)
     elif isinstance(action, exp.AlterRename) and not action.this.args.get("db"):
         new = name_of(action.this.this)
+        _refuse_dictionary_name(new)
         alter_columns.rename_table(con, db, owner, table, new)
         return DdlResult("ALTER TABLE", owner, table)   # the old name's derived values go
     else:

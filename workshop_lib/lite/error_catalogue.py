@@ -279,6 +279,10 @@ ERR_VECTOR_INDEX_COLUMN = ErrorSpec(51961, "vector index must be created on a si
 # ----------------------------------------------------------------------------- ORA-03001: what lite does not implement
 ERR_UNSUPPORTED = _unsupported("{construct}")   # a construct named by sqlglot or the statement itself
 ERR_UNSUPPORTED_STATEMENT = _unsupported("{statement}", _HINT_UNSUPPORTED_STATEMENT)
+ERR_UNSUPPORTED_DICTIONARY_NAME = _unsupported(
+    "a table or view named like a data dictionary view ({name})",
+    "lite's dictionary views take that name in every session, so the object could never be read or written: "
+    "choose another name (Oracle allows it, hiding the view for its owner)")
 ERR_UNSUPPORTED_ALTER_TABLE = _unsupported(
     "ALTER TABLE ... {action}",
     "lite runs ALTER TABLE t ADD (c type [DEFAULT value] [NOT NULL], ...), ADD / DROP CONSTRAINT, MODIFY (c ...), "
