@@ -253,18 +253,20 @@ def _check_rerank_call(grader: _Grader, described: str, log: _Log, query: str, k
                     hint="body = result.content for each search result.")
     result = call.get("result") or []
     if got != result:
-        subjects = [r.get("subject") if isinstance(r, Mapping) else r for r in got]
+        def subjects(items: list[Any]) -> list[Any]:
+            return [r.get("subject") if isinstance(r, Mapping) else r for r in items]
+
         what = f"{len(got)} results"
         if cross_encoder:   # name what came back instead: the search's own order, or rerank's items re-sorted
-            if subjects == [c["subject"] for c in candidates[:k]]:
+            if subjects(got) == subjects(candidates[:k]):
                 what = f"the first {len(got)} candidates in search order, not rerank's"
-            elif sorted(map(str, subjects)) == sorted(str(r["subject"]) for r in result):
+            elif sorted(map(str, subjects(got))) == sorted(map(str, subjects(result))):
                 what = "rerank's results in another order (re-sorted after rerank)"
             hint = ("on this call the check's rerank acts as a cross-encoder loaded in the database does (on "
                     "Oracle): it reorders the candidates and sets rerank_score, and its order is the answer. " + hint)
         grader.fail(f"{described} did not return rerank's result unchanged.",
-                    expected=f"the {len(result)} results rerank returned, in its order: "
-                             f"{_listed([r['subject'] for r in result])}", got=what, hint=hint)
+                    expected=f"the {len(result)} results rerank returned, in its order: {_listed(subjects(result))}",
+                    got=what, hint=hint)
 
 
 def _compare_knowledge(grader: _Grader, described: str, got: list[dict[str, Any]], expected: list[dict[str, Any]],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -46,12 +47,11 @@ def _check_result_shape(grader: _Grader, described: str, value: Any) -> None:
                         f"{_short(value[key])}.", expected=shape, hint=hint)
 
 
-def _check_composition(grader: _Grader, described: str, sent: list[dict[str, Any]], hits: list[dict[str, Any]]) -> None:
+def _check_composition(grader: _Grader, described: str, sent: list[dict[str, Any]],
+                       hits: list[dict[str, Any]]) -> None:
     """The messages exactly as the instructions build them: two, the system message ``AGENT_PROMPT + "\\n\\n" +
     memory_block(memories)`` (whitespace aside) and the question. Run after the checks that name a specific
     mistake (a memory missing, the order, a draft), so what is left is text added, changed or moved."""
-    import os
-
     from ..agent.longterm import memory_block
 
     roles = [m.get("role") for m in sent]
