@@ -105,9 +105,10 @@ def _local_date(utc: str) -> str:
     return f"strftime('%Y-%m-%d %H:%M:%S.000000', {utc}, 'localtime')"
 
 
-# ALL_OBJECTS' rows: every table (the spatial index's MDRT_…$ tables too, SECONDARY 'Y'), view, index, sequence
-# and mining model the catalog records. OBJECT_ID is derived from the catalog row's rowid: rowid * 8 + a number
-# per catalog table, so it is a positive integer, unique across the five tables and every schema (one catalog
+# ALL_OBJECTS' rows: every table (a domain index's MDRT_…$ and DR$ tables too, SECONDARY 'Y'), view, index (a
+# key constraint's too, numbered from its constraint row), sequence and mining model the catalog records.
+# OBJECT_ID is derived from the catalog row's rowid: rowid * 8 + a number
+# per catalog table, so it is a positive integer, unique across the six tables and every schema (one catalog
 # file), and the same for every connection; it stays with the object through ALTER TABLE ... RENAME, NEXTVAL,
 # CREATE OR REPLACE VIEW (ddl.py keeps the row's rowid) and a model registered again (an upsert), as Oracle's
 # object number does. (A new row gets one more than the largest rowid left, so an object created right after
