@@ -419,3 +419,37 @@ def test_primary_and_unique_keys_have_their_index_as_in_oracle(conn) -> None:
     assert "DROP CONSTRAINT GRADES_PK" in failure(conn, "DROP INDEX grades_pk").message
     run(conn, "ALTER TABLE grades DROP CONSTRAINT grades_code_uk")
     assert run(conn, "SELECT index_name FROM user_indexes WHERE table_name = 'GRADES'") == [("GRADES_PK",)]
+
+
+# --------------------------------------------------------------------------- columns others' queries read
+
+def test_v_version_says_what_lite_is(conn) -> None:
+    """SELECT banner FROM v$version, often a first query: lite names the Oracle SQL it speaks and SQLite, and
+    says it is not an Oracle Database, rather than ORA-00942 or a banner that passes for Oracle's."""
+    import sqlite3
+
+    banner, full, legacy, con_id = run(conn, "SELECT banner, banner_full, banner_legacy, con_id FROM v$version")[0]
+    assert "Oracle SQL 23.0.0.0.0" in banner and f"SQLite {sqlite3.sqlite_version}" in banner
+    assert "not an Oracle Database" in banner and full.startswith(banner) and legacy == banner and con_id == 0
+    assert conn.version == "23.0.0.0.0"
+
+
+def test_all_users_has_created(conn, tmp_path) -> None:
+    """ALL_USERS.CREATED, for `ORDER BY created`: when the user's first table was (NULL without tables)."""
+    scott = connect_lite(tmp_path, "SCOTT")
+    try:
+        rows = dict(run(scott, "SELECT username, created FROM all_users"))
+        assert isinstance(rows["HR"], dt.datetime) and rows["SCOTT"] is None
+        assert rows["HR"] == run(conn, "SELECT MIN(created) FROM user_objects WHERE object_type = 'TABLE'")[0][0]
+    finally:
+        scott.close()
+
+
+def test_the_filters_scanners_write_on_tables_and_indexes(conn) -> None:
+    """Columns others' catalog scans filter on: lite's tables are heap tables without statistics, its indexes
+    visible and unpartitioned."""
+    assert run(conn, "SELECT table_name, num_rows, blocks, avg_row_len FROM user_tables WHERE nested = 'NO' "
+                     "AND iot_type IS NULL AND dropped = 'NO' AND secondary = 'N' AND read_only = 'NO' "
+                     "ORDER BY table_name") == [("DEPT", None, None, None), ("EMP", None, None, None)]
+    assert run(conn, "SELECT DISTINCT visibility, partitioned, status FROM user_indexes") == [
+        ("VISIBLE", "NO", "VALID")]

@@ -18,6 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 CATALOG_SCHEMA = "LITECAT"
+ORACLE_SQL_VERSION = "23.0.0.0.0"   # the Oracle release whose SQL lite speaks
+VERSION_BANNER = (f"Workshop lite engine: Oracle SQL {ORACLE_SQL_VERSION} on SQLite {sqlite3.sqlite_version} "
+                  "(not an Oracle Database)")
 SDO_METADATA_TABLE = "SDO_GEOM_METADATA_TABLE"
 
 # CREATED (TABLES, VIEWS, INDEXES, SEQUENCES): when the object was created, UTC text as SQLite's datetime('now')
@@ -76,10 +79,17 @@ CATALOG_DDL = [
         SRID INTEGER, PRIMARY KEY (OWNER, TABLE_NAME, COLUMN_NAME))""",
 ]
 
-# ALL_TABLES' columns after OWNER. LAST_ANALYZED: lite gathers no optimizer statistics, so it is NULL, as for a
-# never-analyzed table
-_TABLE_COLUMNS = ("TABLE_NAME, 'USERS' AS TABLESPACE_NAME, NULL AS NUM_ROWS, 'VALID' AS STATUS, "
+# ALL_TABLES' columns after OWNER. The statistics (NUM_ROWS, BLOCKS, EMPTY_BLOCKS, AVG_ROW_LEN, SAMPLE_SIZE,
+# LAST_ANALYZED): lite gathers none, so they are NULL, as for a never-analyzed table. Lite has heap tables only:
+# no index-organized (IOT_TYPE NULL), nested or read-only ones; a scanner's usual filters (nested = 'NO',
+# iot_type IS NULL, dropped = 'NO', secondary = 'N') work as on Oracle.
+_TABLE_COLUMNS = ("TABLE_NAME, 'USERS' AS TABLESPACE_NAME, NULL AS NUM_ROWS, NULL AS BLOCKS, NULL AS EMPTY_BLOCKS, "
+                  "NULL AS AVG_ROW_LEN, NULL AS SAMPLE_SIZE, 'VALID' AS STATUS, 'YES' AS LOGGING, "
+                  "NULL AS IOT_TYPE, 'NO' AS NESTED, 'NO' AS READ_ONLY, "
                   "SECONDARY, 'NO' AS DROPPED, NULL AS LAST_ANALYZED, 'NO' AS TEMPORARY, 'NO' AS PARTITIONED")
+# ALL_INDEXES' and USER_INDEXES' last columns: lite's indexes are visible and unpartitioned, with no statistics
+_INDEX_TAIL = ("'VALID' AS STATUS, 'VISIBLE' AS VISIBILITY, 'NO' AS PARTITIONED, NULL AS NUM_ROWS, "
+               "NULL AS DISTINCT_KEYS, NULL AS LAST_ANALYZED")
 
 # ALL_CONS_COLUMNS' and USER_CONS_COLUMNS' columns (both have OWNER, as in Oracle)
 _CONS_COLUMNS_COLUMNS = "OWNER, CONSTRAINT_NAME, TABLE_NAME, COLUMN_NAME, POSITION"
@@ -188,8 +198,13 @@ def dictionary_views(user: str) -> dict[str, str]:
             "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN COALESCE(CHAR_USED, 'B') END AS CHAR_USED")
     return {
         "DUAL": "SELECT 'X' AS DUMMY",
-        "ALL_USERS": "SELECT DISTINCT OWNER AS USERNAME FROM LITECAT.TABLES "
-                     f"UNION SELECT '{u}'",
+        # the users that own tables, and the connected one; CREATED: when its first table was (lite keeps no
+        # account records; NULL for a user without tables)
+        "ALL_USERS": f"SELECT USERNAME, MIN(CREATED) AS CREATED FROM (SELECT OWNER AS USERNAME, {_CREATED} AS CREATED "
+                     f"FROM LITECAT.TABLES UNION ALL SELECT '{u}', NULL) GROUP BY USERNAME",
+        # lite says what it is: the Oracle SQL it speaks, on SQLite, not an Oracle Database
+        "V$VERSION": f"SELECT '{VERSION_BANNER}' AS BANNER, '{VERSION_BANNER}' || ' Version {ORACLE_SQL_VERSION}' "
+                     f"AS BANNER_FULL, '{VERSION_BANNER}' AS BANNER_LEGACY, 0 AS CON_ID",
         "ALL_TABLES": f"SELECT OWNER, {_TABLE_COLUMNS} FROM LITECAT.TABLES",
         "USER_TABLES": f"SELECT {_TABLE_COLUMNS} FROM LITECAT.TABLES WHERE OWNER = '{u}'",
         "ALL_CONSTRAINTS": f"SELECT OWNER, {_CONSTRAINT_COLUMNS} FROM LITECAT.CONSTRAINTS",
@@ -222,11 +237,11 @@ def dictionary_views(user: str) -> dict[str, str]:
         "ALL_MINING_MODELS": "SELECT OWNER, MODEL_NAME, MINING_FUNCTION, ALGORITHM, CREATION_DATE, "
                              "MODEL_SIZE, COMMENTS FROM LITECAT.MINING_MODELS",
         "USER_INDEXES": "SELECT INDEX_NAME, INDEX_TYPE, TABLE_OWNER, TABLE_NAME, UNIQUENESS, "
-                        "ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS, "
+                        f"ITYP_OWNER, ITYP_NAME, PARAMETERS, {_INDEX_TAIL}, "
                         "CASE WHEN INDEX_TYPE = 'DOMAIN' THEN 'VALID' END AS DOMIDX_STATUS "
                         f"FROM ({_INDEX_ROWS}) WHERE OWNER = '{u}'",
         "ALL_INDEXES": "SELECT OWNER, INDEX_NAME, INDEX_TYPE, TABLE_OWNER, TABLE_NAME, UNIQUENESS, "
-                       f"ITYP_OWNER, ITYP_NAME, PARAMETERS, 'VALID' AS STATUS FROM ({_INDEX_ROWS})",
+                       f"ITYP_OWNER, ITYP_NAME, PARAMETERS, {_INDEX_TAIL} FROM ({_INDEX_ROWS})",
         "ALL_OBJECTS": f"SELECT OWNER, {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS})",
         "USER_OBJECTS": f"SELECT {_OBJECT_COLUMNS} FROM ({_OBJECT_ROWS}) WHERE OWNER = '{u}'",
         "ALL_IND_COLUMNS": f"SELECT INDEX_OWNER, INDEX_NAME, TABLE_OWNER, TABLE_NAME, {_IND_COLUMN_COLUMNS} "
@@ -294,6 +309,8 @@ DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "TEXT_LENGTH": "NUMBER", "MIN_VALUE
                     "INCREMENT_BY": "NUMBER", "CACHE_SIZE": "NUMBER", "LAST_NUMBER": "NUMBER", "NUM_ROWS": "NUMBER",
                     "DATA_LENGTH": "NUMBER", "DATA_PRECISION": "NUMBER", "DATA_SCALE": "NUMBER", "COLUMN_ID": "NUMBER",
                     "MODEL_SIZE": "NUMBER", "SRID": "NUMBER", "LAST_ANALYZED": "DATE", "POSITION": "NUMBER",
+                    "BLOCKS": "NUMBER", "EMPTY_BLOCKS": "NUMBER", "AVG_ROW_LEN": "NUMBER", "SAMPLE_SIZE": "NUMBER",
+                    "DISTINCT_KEYS": "NUMBER", "CON_ID": "NUMBER",
                     "OBJECT_ID": "NUMBER", "DATA_OBJECT_ID": "NUMBER", "CREATED": "DATE", "LAST_DDL_TIME": "DATE",
                     "COLUMN_POSITION": "NUMBER", "COLUMN_LENGTH": "NUMBER", "CHAR_LENGTH": "NUMBER"}
 

@@ -52,7 +52,7 @@ from .values import encode_vector, vector_as_numpy
 if TYPE_CHECKING:
     from .text import Lexer
 
-LITE_VERSION = "23.0.0.0.0"     # the Oracle release whose SQL lite speaks
+LITE_VERSION = catalog.ORACLE_SQL_VERSION   # the Oracle release whose SQL lite speaks (V$VERSION says it too)
 KNOWN_SCHEMAS = ("SUPPLYCHAIN",)  # attached up front, so DDL on them works inside atomic()
 _EMBED_BATCH = 64
 
