@@ -239,6 +239,7 @@ class ColumnChange:
     default: str | None
     not_null: bool | None
     constraint: str | None = None
+    default_text: str | None = None   # the DEFAULT as written (Oracle SQL), for ALL_TAB_COLUMNS.DATA_DEFAULT
 
 
 def modify_columns(con: sqlite3.Connection, db: str, owner: str, table: str, changes: list[ColumnChange],
@@ -265,6 +266,8 @@ def modify_columns(con: sqlite3.Connection, db: str, owner: str, table: str, cha
             _retype(con, db, owner, table, change.name, old, change.ctype, has_values)
         if change.default is not None:
             _set_default(con, db, table, change.name, change.default)
+            con.execute("UPDATE LITECAT.COLUMNS SET DATA_DEFAULT = ? WHERE OWNER = ? AND TABLE_NAME = ? AND "
+                        "COLUMN_NAME = ?", (change.default_text, owner, table, change.name))
         nullable = con.execute("SELECT NULLABLE FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ? AND "
                                "COLUMN_NAME = ?", (owner, table, change.name)).fetchone()[0] == "Y"
         if change.not_null is True:

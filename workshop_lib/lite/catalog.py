@@ -195,7 +195,10 @@ def dictionary_views(user: str) -> dict[str, str]:
     cols = (f"OWNER, TABLE_NAME, COLUMN_NAME, DATA_TYPE, {_DATA_LENGTH} AS DATA_LENGTH, "
             "DATA_PRECISION, DATA_SCALE, NULLABLE, COLUMN_ID, IDENTITY_COLUMN, "
             f"{_CHAR_LENGTH} AS CHAR_LENGTH, "
-            "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN COALESCE(CHAR_USED, 'B') END AS CHAR_USED")
+            "CASE WHEN TYPE_CLASS IN ('VARCHAR2', 'CHAR') THEN COALESCE(CHAR_USED, 'B') END AS CHAR_USED, "
+            # the DEFAULT as lite read it (keywords upper-cased; Oracle keeps the text as typed); NULL for an
+            # identity column (Oracle: its sequence's NEXTVAL) and for a column of an older WORKSHOP_HOME
+            "DATA_DEFAULT, COALESCE(DEFAULT_ON_NULL, 'NO') AS DEFAULT_ON_NULL")
     return {
         "DUAL": "SELECT 'X' AS DUMMY",
         # the users that own tables, and the connected one; CREATED: when its first table was (lite keeps no
@@ -418,6 +421,7 @@ _ADDED_COLUMNS = (
     ("COLUMNS", "VECTOR_FORMAT", "TEXT"), ("COLUMNS", "CHAR_USED", "TEXT"),
     ("TABLES", "SECONDARY", "TEXT NOT NULL DEFAULT 'N'"),
     ("VIEWS", "CREATED", "TEXT"), ("INDEXES", "CREATED", "TEXT"), ("SEQUENCES", "CREATED", "TEXT"),
+    ("COLUMNS", "DATA_DEFAULT", "TEXT"), ("COLUMNS", "DEFAULT_ON_NULL", "TEXT"),
 )
 
 
@@ -438,6 +442,25 @@ def install_views(con: sqlite3.Connection, user: str) -> None:
         con.execute(f'CREATE TEMP VIEW "{name}" AS {body}')
     for create in view_triggers(user).values():
         con.execute(create)
+
+
+def column_default(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> str | None:
+    """The DEFAULT of ``owner.table.column`` as Oracle SQL (ALL_TAB_COLUMNS.DATA_DEFAULT), None when it has none.
+
+    A column an older lite created has a default in SQLite's schema but none recorded here: that is refused
+    by name rather than answered with NULL.
+    """
+    row = con.execute("SELECT DATA_DEFAULT FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+                      (owner, table, column)).fetchone()
+    if row is not None and row[0] is not None:
+        return str(row[0])
+    stored = {r[1]: r[4] for r in con.execute(f'PRAGMA "{db}".table_info("{table}")')}
+    if stored.get(column) is not None:
+        from .error_catalogue import ERR_UNSUPPORTED, error
+
+        raise error(ERR_UNSUPPORTED, construct=f"DEFAULT for {owner}.{table}.{column}, whose default an older "
+                                               "lite did not record (create the table again, or write the value)")
+    return None
 
 
 def column_types(con: sqlite3.Connection, owner: str, table: str) -> dict[str, ColumnType]:

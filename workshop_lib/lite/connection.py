@@ -130,7 +130,9 @@ class LiteConnection:
         self._con.create_function("ora_ctx_score", 2, lambda slot, rid: ctx[slot].get(rid, 0))
         self._context = Context(self.username, self._columns_of, self._text_index_on, self._next_slot,
                                 lambda owner, name: catalog.view_text(self._con, owner, name),
-                                lambda owner, name: catalog.sequence_exists(self._con, owner, name))
+                                lambda owner, name: catalog.sequence_exists(self._con, owner, name),
+                                lambda owner, table, column: catalog.column_default(self._con, self._db(owner), owner,
+                                                                                    table, column))
 
     # ------------------------------------------------------------------ python-oracledb surface
     def cursor(self) -> LiteCursor:

@@ -325,6 +325,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     always_identity: list[str] = []
     identity_options: dict[str, tuple[int, int]] = {}   # column -> (START WITH, INCREMENT BY)
     default_on_null: dict[str, tuple[str, str]] = {}   # column -> (SQLite default, INSERT | UPDATE)
+    written_defaults: dict[str, tuple[exp.Expression, bool]] = {}   # column -> (DEFAULT as written, ON NULL)
     col_sql: list[str] = []
     table_sql: list[str] = []
     pk_cols: list[str] = []
@@ -363,6 +364,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 elif isinstance(ck, exp.UniqueColumnConstraint):
                     constraint_sql.append("UNIQUE")
                 elif isinstance(ck, exp.DefaultColumnConstraint):
+                    written_defaults[cname] = (ck.this, bool(ck.meta.get("on_null")))
                     default = translator.rewrite(ck.this.copy()).sql(dialect=LiteSQLite)
                     constraint_sql.append(f"DEFAULT ({default})")
                     if ck.meta.get("on_null"):
@@ -453,7 +455,8 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 (owner, table))
     catalog.record_constraints(con, owner, table, constraints)
     for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
-        _record_column(con, owner, table, position, cname, ctype, nullable and cname not in pk_cols, identity)
+        _record_column(con, owner, table, position, cname, ctype, nullable and cname not in pk_cols, identity,
+                       *written_defaults.get(cname, (None, False)))
     return DdlResult("CREATE TABLE", owner, table)
 
 
@@ -486,15 +489,18 @@ def _json_check(cname: str) -> str:
 
 
 def _record_column(con: sqlite3.Connection, owner: str, table: str, position: int, cname: str,
-                   ctype: catalog.ColumnType, nullable: bool, identity: bool) -> None:
-    """One column in LITECAT.COLUMNS, which ALL_TAB_COLUMNS and the translator's types read."""
+                   ctype: catalog.ColumnType, nullable: bool, identity: bool, default: exp.Expression | None = None,
+                   on_null: bool = False) -> None:
+    """One column in LITECAT.COLUMNS, which ALL_TAB_COLUMNS and the translator's types read (``default``: the
+    DEFAULT clause's expression as written, which ALL_TAB_COLUMNS.DATA_DEFAULT shows)."""
     con.execute(
         "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
         "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT, "
-        "CHAR_USED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "CHAR_USED, DATA_DEFAULT, DEFAULT_ON_NULL) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
          ctype.scale, "Y" if nullable else "N", "YES" if identity else "NO",
-         ctype.vector_dim, ctype.vector_format, ctype.char_used))
+         ctype.vector_dim, ctype.vector_format, ctype.char_used,
+         default.sql(dialect=Oracle) if default is not None else None, "YES" if on_null else "NO"))
 
 
 def _check_alterable(conn: DdlTarget, owner: str, table: str) -> None:
@@ -549,10 +555,11 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
             raise error(ERR_COLUMN_ALREADY_EXISTS)
         taken.add(cname)
         ctype = _column_type(item, cname)
-        default, not_null = None, None   # not_null: the constraint's name ("" unnamed) when NOT NULL
+        default, not_null, written = None, None, None   # not_null: the constraint's name ("" unnamed) when NOT NULL
         for c in item.constraints:
             kind, label = c.kind, c.args.get("this")
             if isinstance(kind, exp.DefaultColumnConstraint) and not kind.meta.get("on_null"):
+                written = kind.this
                 default = translator.rewrite(kind.this.copy()).sql(dialect=LiteSQLite)
             elif isinstance(kind, exp.NotNullColumnConstraint):
                 if not kind.args.get("allow_null"):
@@ -580,7 +587,7 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
             _refuse_null(con, db, owner, table, cname, "INSERT", "NOT_NULL_INSERT")
             _refuse_null(con, db, owner, table, cname, "UPDATE", "NOT_NULL_UPDATE")
         position += 1
-        _record_column(con, owner, table, position, cname, ctype, not_null is None, False)
+        _record_column(con, owner, table, position, cname, ctype, not_null is None, False, written)
         if not_null is not None:
             catalog.record_constraints(con, owner, table,
                                        [(not_null or None, "C", [cname], f'"{cname}" IS NOT NULL', None)])
@@ -608,19 +615,20 @@ def _modify(conn: DdlTarget, owner: str, table: str, rest: str, ctx: Context) ->
         kind = column.args.get("kind")
         nullable_marker = isinstance(kind, exp.DataType) and kind.this == exp.DataType.Type.NULL
         ctype = _column_type(column, name) if kind is not None and not nullable_marker else None
-        default, not_null, label = None, (False if nullable_marker else None), None
+        default, not_null, label, written = None, (False if nullable_marker else None), None, None
         for c in column.constraints:
             if isinstance(c.kind, exp.DefaultColumnConstraint) and not c.kind.meta.get("on_null"):
                 value = c.kind.this
                 if not isinstance(value, (exp.Literal, exp.Null, exp.Neg)):
                     raise error(ERR_UNSUPPORTED_DEFAULT, column=name)
                 default = translator.rewrite(value.copy()).sql(dialect=LiteSQLite)
+                written = value.sql(dialect=Oracle)
             elif isinstance(c.kind, exp.NotNullColumnConstraint):
                 not_null = not c.kind.args.get("allow_null")
                 label = name_of(c.args["this"]) if isinstance(c.args.get("this"), exp.Identifier) else None
             else:
                 raise error(ERR_UNSUPPORTED_ALTER_TABLE, action=f"MODIFY {name} {c.sql(dialect=Oracle)[:40]}")
-        changes.append(alter_columns.ColumnChange(name, ctype, default, not_null, label))
+        changes.append(alter_columns.ColumnChange(name, ctype, default, not_null, label, written))
     db = _db(conn, owner)
     alter_columns.modify_columns(conn.sqlite, db, owner, table, changes, lambda column, statement, suffix: _refuse_null(
         conn.sqlite, db, owner, table, column, statement, suffix))

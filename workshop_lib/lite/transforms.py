@@ -1343,6 +1343,13 @@ def cast_with_length(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def _set_to_default(column: exp.Expression | None) -> bool:
+    """Whether ``column`` is the right side of an UPDATE's (a MERGE's too) ``SET c = DEFAULT``."""
+    assignment = column.parent if isinstance(column, exp.Column) and not column.table else None
+    return (isinstance(assignment, exp.EQ) and assignment.expression is column
+            and isinstance(assignment.parent, exp.Update))
+
+
 #: Checks run on every node of a freshly parsed statement (they raise or return the node).
 def refuse_reserved_names(node: exp.Expression) -> exp.Expression:
     """An unquoted Oracle reserved word used as a name (``SELECT 1 AS order``, ``FROM dual order``) is a
@@ -1351,6 +1358,8 @@ def refuse_reserved_names(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.Identifier) and not node.quoted and node.name.upper() in ORACLE_RESERVED_WORDS:
         if isinstance(node.parent, exp.Column) and node.name.upper() in PSEUDOCOLUMNS:
             return node
+        if node.name.upper() == "DEFAULT" and _set_to_default(node.parent):
+            return node   # UPDATE ... SET c = DEFAULT: the keyword (translate.py puts the column's default)
         raise error(ERR_RESERVED_WORD_AS_NAME, name=node.name.upper())
     return node
 

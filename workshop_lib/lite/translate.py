@@ -169,6 +169,15 @@ def _rewrites_needed(nodes: list[exp.Expression]) -> set[str]:
     return needed
 
 
+def _is_default_keyword(node: exp.Expression) -> bool:
+    """Whether ``node`` is the DEFAULT keyword of ``VALUES (DEFAULT)`` or ``SET c = DEFAULT`` (a column named DEFAULT
+    would have to be quoted: it is a reserved word)."""
+    if isinstance(node, exp.Var):
+        return node.name.upper() == "DEFAULT"
+    return (isinstance(node, exp.Column) and not node.table and isinstance(node.this, exp.Identifier)
+            and not node.this.quoted and node.name.upper() == "DEFAULT")
+
+
 def _plain_operand(node: exp.Expression) -> bool:
     """A column, bind or literal: cheap to read twice (once for its type, once for its value)."""
     return isinstance(node.unnest(), (exp.Column, exp.Placeholder, exp.Literal))
@@ -414,6 +423,8 @@ class Translator:
                 if len(values) != len(names):
                     raise error(ERR_TOO_MANY_VALUES if len(values) > len(names) else ERR_NOT_ENOUGH_VALUES)
                 for i, value in enumerate(values):
+                    if _is_default_keyword(value):
+                        value = value.replace(self._default_of(owner, name, names[i]))
                     value.replace(self._coerce(value.copy(), cols.get(names[i])))
         elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
             select = source.this if isinstance(source, exp.Subquery) else source
@@ -422,12 +433,20 @@ class Translator:
                 if len(select.expressions) != len(names):
                     raise error(ERR_TOO_MANY_VALUES if len(select.expressions) > len(names) else ERR_NOT_ENOUGH_VALUES)
                 for i, proj in enumerate(select.expressions):
+                    if i < len(names) and _is_default_keyword(proj):   # a MERGE's INSERT VALUES (DEFAULT)
+                        proj = proj.replace(self._default_of(owner, name, names[i]))
                     if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in (
                             "JSON", "VECTOR", "NUMBER", "VARCHAR2", "CHAR", *DATETIME_TYPES):
                         inner = proj.this if isinstance(proj, exp.Alias) else proj
                         inner.replace(self._coerce(inner.copy(), cols[names[i]]))
         self._qualify_target(table, owner, name)
         return self.rewrite(tree), (owner, name)
+
+    def _default_of(self, owner: str, table: str, column: str) -> exp.Expression:
+        """The column's DEFAULT (Oracle SQL) for the DEFAULT keyword in VALUES or SET; NULL for a column without
+        one, as in Oracle (an identity column's trigger then numbers the row)."""
+        text = self.ctx.column_default(owner, table, column)
+        return parse(f"SELECT {text} FROM dual").expressions[0] if text is not None else exp.Null()
 
     def _expand_stars(self, select: exp.Select) -> None:
         """``*`` and ``alias.*`` in an INSERT's query as the columns they stand for, so each value meets its
@@ -453,6 +472,8 @@ class Translator:
             col = name_of(assign.this.this if isinstance(assign.this, exp.Column) else assign.this)
             if col not in cols:
                 raise error(ERR_INVALID_IDENTIFIER, name=col)
+            if _is_default_keyword(assign.expression):
+                assign.set("expression", self._default_of(owner, name, col))
             assign.set("expression", self._coerce(assign.expression, cols[col]))
             if isinstance(assign.this, exp.Column) and assign.this.args.get("table"):
                 assign.this.set("table", None)
