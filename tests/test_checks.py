@@ -240,6 +240,7 @@ REASONS = {
     (1, "mutant_generator"): "returned a generator/iterator, not a list",
     (1, "mutant_index_internals_included"): "keep only real tables with AND t.secondary = 'N'",
     (1, "mutant_internals_left_out_by_name"): "DR$…$I (an Oracle Text index's)",
+    (1, "mutant_internals_left_out_by_both_names"): "returned the right tables, but its SQL never reads SECONDARY",
     (1, "mutant_hardcoded_supplychain_tables"): "did not return exactly the tables of AGENT",
     (1, "mutant_inner_join"): "did not return exactly the tables of AGENT",
     (1, "mutant_join_on_table_name_only"): "returned the same table more than once",

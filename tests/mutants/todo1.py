@@ -249,3 +249,14 @@ def mutant_column_comments(conn, owner):
     owner = owner.upper()
     return [Fact(kind="table", subject=f"{owner}.{t}", body=_body(owner, t, c), metadata=_meta(owner, t))
             for t, c in _rows(conn, owner, TABLES_SQL.replace("all_tab_comments", "all_col_comments"))]
+
+
+def mutant_internals_left_out_by_both_names(conn, owner):
+    """Wrong: leaves out MDRT% and DR$% by name instead of secondary = 'N' (right here, not for other internals)."""
+    owner = owner.upper()
+    with conn.cursor() as cur:
+        cur.execute(TABLES_SQL.replace(" AND t.secondary = 'N'", " AND t.table_name NOT LIKE 'MDRT%' "
+                                                                  "AND t.table_name NOT LIKE 'DR$%'"), owner=owner)
+        rows = cur.fetchall()
+    return [Fact(kind="table", subject=f"{owner}.{table}", body=_body(owner, table, comment),
+                 metadata=_meta(owner, table)) for table, comment in rows]

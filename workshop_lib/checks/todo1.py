@@ -50,7 +50,7 @@ def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
     with grader.session():
         ws = grader.workshop()
         conn = ws.conn
-        _grade_scan(grader, conn, SCHEMA, table_body)
+        sql_texts = _grade_scan(grader, conn, SCHEMA, table_body)
         try:
             owner = grader.stack.enter_context(_scratch_schema(conn))
         except Exception as exc:  # noqa: BLE001
@@ -58,9 +58,16 @@ def todo1(fn: Callable[..., Any], *, timeout: float | None = None) -> None:
                         hint="this is a problem of the environment, not of your code: run `workshop doctor`.")
         _grade_scan(grader, conn, owner, table_body)
         _grade_scan(grader, conn, SCHEMA.lower(), table_body)   # the instructions: upper-case the owner
+        # After every scan was right: the rule the instructions state, which these schemas cannot all show
+        if not any(re.search(r"\bsecondary\b", sql, re.IGNORECASE) for sql in sql_texts):
+            grader.fail(f"{grader.name} returned the right tables, but its SQL never reads SECONDARY: index "
+                        "internals are left out by name (or by chance), which holds only for the kinds named.",
+                        got=_short(sql_texts[0], 200),
+                        hint="keep only real tables with AND t.secondary = 'N', as the instructions say: it leaves "
+                             "out every table Oracle marks as an index's own, whatever its name.")
 
 
-def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[..., str]) -> None:
+def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[..., str]) -> list[str]:
     owner = given.upper()
     expected = _catalog_tables(conn, owner)
     log = _Log()
@@ -184,3 +191,4 @@ def _grade_scan(grader: _Grader, conn: Any, given: str, table_body: Callable[...
                            "the memory's metadata is the fact's kind and subject plus this dict)." if clash else
                            "."), expected=repr(wanted_meta), got=_short(got_meta, 150),
                         hint='exactly metadata={"owner": owner, "table": table, "source": "catalog_scanner"}.')
+    return sql_texts
