@@ -444,6 +444,19 @@ def install_views(con: sqlite3.Connection, user: str) -> None:
         con.execute(create)
 
 
+def record_column(con: sqlite3.Connection, owner: str, table: str, position: int, cname: str, ctype: ColumnType, *,
+                  nullable: bool, identity: bool = False, default: str | None = None, on_null: bool = False) -> None:
+    """One column in LITECAT.COLUMNS, which ALL_TAB_COLUMNS and the translator's types read (``default``: the
+    DEFAULT clause as written, in Oracle SQL, which ALL_TAB_COLUMNS.DATA_DEFAULT shows)."""
+    con.execute(
+        "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
+        "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT, "
+        "CHAR_USED, DATA_DEFAULT, DEFAULT_ON_NULL) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
+         ctype.scale, "Y" if nullable else "N", "YES" if identity else "NO", ctype.vector_dim, ctype.vector_format,
+         ctype.char_used, default, "YES" if on_null else "NO"))
+
+
 def column_default(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> str | None:
     """The DEFAULT of ``owner.table.column`` as Oracle SQL (ALL_TAB_COLUMNS.DATA_DEFAULT), None when it has none.
 
@@ -642,11 +655,7 @@ def _create_secondary_table(con: sqlite3.Connection, db: str, owner: str, name: 
     con.execute("INSERT INTO LITECAT.TABLES (OWNER, TABLE_NAME, CREATED, SECONDARY) "
                 "VALUES (?, ?, datetime('now'), 'Y')", (owner, name))
     for position, (cname, ctype) in enumerate(columns, start=1):
-        con.execute(
-            "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
-            "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, CHAR_USED) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'Y', ?)",
-            (owner, name, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
-             ctype.scale, ctype.char_used))
+        record_column(con, owner, name, position, cname, ctype, nullable=True)
 
 
 def _drop_secondary_table(con: sqlite3.Connection, db: str, owner: str, name: str) -> None:

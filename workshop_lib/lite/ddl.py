@@ -287,7 +287,7 @@ def _create_view(conn: DdlTarget, tree: exp.Create, sql: str, ctx: Context) -> D
         con.execute("INSERT INTO LITECAT.VIEWS (rowid, OWNER, VIEW_NAME, TEXT, CREATED) VALUES (?, ?, ?, ?, ?)",
                     (kept[0], owner, view, text, kept[1]))
     for position, (cname, ctype, nullable) in enumerate(columns, start=1):
-        _record_column(con, owner, view, position, cname, ctype, nullable, False)
+        catalog.record_column(con, owner, view, position, cname, ctype, nullable=nullable)
     _check_query(conn, ctx, f'SELECT * FROM "{owner}"."{view}"')   # a view reaching itself: ORA-01731
     return DdlResult("CREATE VIEW", owner, view)
 
@@ -325,7 +325,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
     always_identity: list[str] = []
     identity_options: dict[str, tuple[int, int]] = {}   # column -> (START WITH, INCREMENT BY)
     default_on_null: dict[str, tuple[str, str]] = {}   # column -> (SQLite default, INSERT | UPDATE)
-    written_defaults: dict[str, tuple[exp.Expression, bool]] = {}   # column -> (DEFAULT as written, ON NULL)
+    written_defaults: dict[str, tuple[str, bool]] = {}   # column -> (DEFAULT as written, Oracle SQL; ON NULL)
     col_sql: list[str] = []
     table_sql: list[str] = []
     pk_cols: list[str] = []
@@ -364,7 +364,7 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 elif isinstance(ck, exp.UniqueColumnConstraint):
                     constraint_sql.append("UNIQUE")
                 elif isinstance(ck, exp.DefaultColumnConstraint):
-                    written_defaults[cname] = (ck.this, bool(ck.meta.get("on_null")))
+                    written_defaults[cname] = (ck.this.sql(dialect=Oracle), bool(ck.meta.get("on_null")))
                     default = translator.rewrite(ck.this.copy()).sql(dialect=LiteSQLite)
                     constraint_sql.append(f"DEFAULT ({default})")
                     if ck.meta.get("on_null"):
@@ -455,8 +455,9 @@ def _create_table(conn: DdlTarget, tree: exp.Create, ctx: Context) -> DdlResult:
                 (owner, table))
     catalog.record_constraints(con, owner, table, constraints)
     for position, (cname, ctype, nullable, identity) in enumerate(columns, start=1):
-        _record_column(con, owner, table, position, cname, ctype, nullable and cname not in pk_cols, identity,
-                       *written_defaults.get(cname, (None, False)))
+        default, on_null = written_defaults.get(cname, (None, False))
+        catalog.record_column(con, owner, table, position, cname, ctype, nullable=nullable and cname not in pk_cols,
+                              identity=identity, default=default, on_null=on_null)
     return DdlResult("CREATE TABLE", owner, table)
 
 
@@ -486,21 +487,6 @@ def _refuse_null(con: sqlite3.Connection, db: str, owner: str, table: str, cname
 def _json_check(cname: str) -> str:
     """The CHECK that keeps a JSON column's text valid JSON (SQLite stores it as text)."""
     return f'CHECK ("{cname}" IS NULL OR json_valid("{cname}"))'
-
-
-def _record_column(con: sqlite3.Connection, owner: str, table: str, position: int, cname: str,
-                   ctype: catalog.ColumnType, nullable: bool, identity: bool, default: exp.Expression | None = None,
-                   on_null: bool = False) -> None:
-    """One column in LITECAT.COLUMNS, which ALL_TAB_COLUMNS and the translator's types read (``default``: the
-    DEFAULT clause's expression as written, which ALL_TAB_COLUMNS.DATA_DEFAULT shows)."""
-    con.execute(
-        "INSERT INTO LITECAT.COLUMNS (OWNER, TABLE_NAME, COLUMN_ID, COLUMN_NAME, DATA_TYPE, TYPE_CLASS, "
-        "DATA_LENGTH, DATA_PRECISION, DATA_SCALE, NULLABLE, IDENTITY_COLUMN, VECTOR_DIM, VECTOR_FORMAT, "
-        "CHAR_USED, DATA_DEFAULT, DEFAULT_ON_NULL) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (owner, table, position, cname, ctype.data_type, ctype.type_class, ctype.length, ctype.precision,
-         ctype.scale, "Y" if nullable else "N", "YES" if identity else "NO",
-         ctype.vector_dim, ctype.vector_format, ctype.char_used,
-         default.sql(dialect=Oracle) if default is not None else None, "YES" if on_null else "NO"))
 
 
 def _check_alterable(conn: DdlTarget, owner: str, table: str) -> None:
@@ -559,7 +545,7 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
         for c in item.constraints:
             kind, label = c.kind, c.args.get("this")
             if isinstance(kind, exp.DefaultColumnConstraint) and not kind.meta.get("on_null"):
-                written = kind.this
+                written = kind.this.sql(dialect=Oracle)
                 default = translator.rewrite(kind.this.copy()).sql(dialect=LiteSQLite)
             elif isinstance(kind, exp.NotNullColumnConstraint):
                 if not kind.args.get("allow_null"):
@@ -587,7 +573,7 @@ def _alter_table(conn: DdlTarget, tree: exp.Alter, ctx: Context) -> DdlResult:
             _refuse_null(con, db, owner, table, cname, "INSERT", "NOT_NULL_INSERT")
             _refuse_null(con, db, owner, table, cname, "UPDATE", "NOT_NULL_UPDATE")
         position += 1
-        _record_column(con, owner, table, position, cname, ctype, not_null is None, False, written)
+        catalog.record_column(con, owner, table, position, cname, ctype, nullable=not_null is None, default=written)
         if not_null is not None:
             catalog.record_constraints(con, owner, table,
                                        [(not_null or None, "C", [cname], f'"{cname}" IS NOT NULL', None)])
