@@ -457,23 +457,24 @@ def record_column(con: sqlite3.Connection, owner: str, table: str, position: int
          ctype.char_used, default, "YES" if on_null else "NO"))
 
 
-def column_default(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> str | None:
-    """The DEFAULT of ``owner.table.column`` as Oracle SQL (ALL_TAB_COLUMNS.DATA_DEFAULT), None when it has none.
+def column_default(con: sqlite3.Connection, db: str, owner: str, table: str, column: str) -> tuple[str | None, bool]:
+    """``(DEFAULT as Oracle SQL or None, unrecorded)`` for ``owner.table.column`` (ALL_TAB_COLUMNS.DATA_DEFAULT).
 
-    A column an older lite created has a default in SQLite's schema but none recorded here: that is refused
-    by name rather than answered with NULL.
+    ``unrecorded``: SQLite's schema has a default the catalog lacks (a column an older lite created), which the
+    caller refuses rather than answer with NULL.
     """
     row = con.execute("SELECT DATA_DEFAULT FROM LITECAT.COLUMNS WHERE OWNER = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?",
                       (owner, table, column)).fetchone()
     if row is not None and row[0] is not None:
-        return str(row[0])
+        return str(row[0]), False
     stored = {r[1]: r[4] for r in con.execute(f'PRAGMA "{db}".table_info("{table}")')}
-    if stored.get(column) is not None:
-        from .error_catalogue import ERR_UNSUPPORTED, error
+    return None, stored.get(column) is not None
 
-        raise error(ERR_UNSUPPORTED, construct=f"DEFAULT for {owner}.{table}.{column}, whose default an older "
-                                               "lite did not record (create the table again, or write the value)")
-    return None
+
+def key_index_exists(con: sqlite3.Connection, owner: str, name: str) -> bool:
+    """Whether ``owner.name`` is the index of a primary key or unique constraint (the views list them above)."""
+    return con.execute(f"SELECT 1 FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND CONSTRAINT_NAME = ? "
+                       f"AND {_KEY_INDEX_WHERE}", (owner, name)).fetchone() is not None
 
 
 def column_types(con: sqlite3.Connection, owner: str, table: str) -> dict[str, ColumnType]:

@@ -938,7 +938,7 @@ def _create_index(conn: DdlTarget, tree: exp.Create) -> DdlResult:
         if col not in known:
             raise error(ERR_INVALID_IDENTIFIER, name=col)
     exists = con.execute("SELECT 1 FROM LITECAT.INDEXES WHERE OWNER = ? AND INDEX_NAME = ?",
-                         (owner, name)).fetchone() or _key_index(con, owner, name)
+                         (owner, name)).fetchone() or catalog.key_index_exists(con, owner, name)
     if exists:
         if tree.args.get("exists"):
             return DdlResult("CREATE INDEX", t_owner, table)
@@ -1070,7 +1070,7 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     owner, name = table_ref(tree.args["tables"][0] if tree.args.get("tables") else tree.this, conn.username)
     row = con.execute("SELECT TABLE_OWNER, TABLE_NAME, INDEX_TYPE FROM LITECAT.INDEXES "
                       "WHERE OWNER = ? AND INDEX_NAME = ?", (owner, name)).fetchone()
-    if row is None and _key_index(con, owner, name):   # the index Oracle made for a primary or unique key
+    if row is None and catalog.key_index_exists(con, owner, name):   # the index Oracle made for a key constraint
         raise error(ERR_DROP_KEY_INDEX, owner=owner, name=name)
     if row is None:
         if tree.args.get("exists"):
@@ -1079,12 +1079,6 @@ def _drop_index(conn: DdlTarget, tree: exp.Drop) -> DdlResult:
     require_owner(conn.username, owner, name, "DROP INDEX")
     _forget_index(conn, owner, name, row[0], row[2])
     return DdlResult("DROP INDEX", row[0], row[1])
-
-
-def _key_index(con: sqlite3.Connection, owner: str, name: str) -> bool:
-    """Whether ``owner.name`` is the index of a primary key or unique constraint (catalog.py lists them)."""
-    return con.execute("SELECT 1 FROM LITECAT.CONSTRAINTS WHERE OWNER = ? AND CONSTRAINT_NAME = ? "
-                       "AND CONSTRAINT_TYPE IN ('P', 'U')", (owner, name)).fetchone() is not None
 
 
 def _forget_index(conn: DdlTarget, owner: str, name: str, table_owner: str, index_type: str) -> None:

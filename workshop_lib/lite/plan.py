@@ -95,11 +95,12 @@ class Context:
                  text_index_on: Callable[[str, str, str], bool], next_slot: Callable[[], int],
                  view_query: Callable[[str, str], str | None] = lambda owner, name: None,
                  sequence_exists: Callable[[str, str], bool] = lambda owner, name: False,
-                 column_default: Callable[[str, str, str], str | None] = lambda owner, table, column: None):
+                 column_default: Callable[[str, str, str], tuple[str | None, bool]] = (
+                     lambda owner, table, column: (None, False))):
         self.user = user
         self.columns_of = columns_of
         self.text_index_on = text_index_on
         self.next_slot = next_slot
         self.view_query = view_query   # (owner, name) -> a view's Oracle query text, None for anything else
         self.sequence_exists = sequence_exists
-        self.column_default = column_default   # (owner, table, column) -> its DEFAULT as Oracle SQL, None: none
+        self.column_default = column_default   # (owner, table, column) -> catalog.column_default's answer

@@ -1343,9 +1343,18 @@ def cast_with_length(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def is_default_keyword(node: exp.Expression) -> bool:
+    """Whether ``node`` is the DEFAULT keyword of ``VALUES (DEFAULT)`` (a Var) or ``SET c = DEFAULT`` (an unquoted
+    column: a column named DEFAULT would have to be quoted, it is a reserved word)."""
+    if isinstance(node, exp.Var):
+        return node.name.upper() == "DEFAULT"
+    return (isinstance(node, exp.Column) and not node.table and isinstance(node.this, exp.Identifier)
+            and not node.this.quoted and node.name.upper() == "DEFAULT")
+
+
 def _set_to_default(column: exp.Expression | None) -> bool:
-    """Whether ``column`` is the right side of an UPDATE's (a MERGE's too) ``SET c = DEFAULT``."""
-    assignment = column.parent if isinstance(column, exp.Column) and not column.table else None
+    """Whether ``column`` is the DEFAULT of an UPDATE's (a MERGE's too) ``SET c = DEFAULT``."""
+    assignment = column.parent if column is not None and is_default_keyword(column) else None
     return (isinstance(assignment, exp.EQ) and assignment.expression is column
             and isinstance(assignment.parent, exp.Update))
 
@@ -1358,7 +1367,7 @@ def refuse_reserved_names(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.Identifier) and not node.quoted and node.name.upper() in ORACLE_RESERVED_WORDS:
         if isinstance(node.parent, exp.Column) and node.name.upper() in PSEUDOCOLUMNS:
             return node
-        if node.name.upper() == "DEFAULT" and _set_to_default(node.parent):
+        if _set_to_default(node.parent):
             return node   # UPDATE ... SET c = DEFAULT: the keyword (translate.py puts the column's default)
         raise error(ERR_RESERVED_WORD_AS_NAME, name=node.name.upper())
     return node

@@ -48,7 +48,7 @@ from .scope import (
 )
 from .transforms import (  # noqa: F401 - TRANSFORMS and date_literal are re-exported for callers
     TRANSFORMS, _COMPARISONS, _SDO_ATTRIBUTES, _anon, _oracle_model, _ancestors, _bottom_up, _has_column, _interval_parts,
-    date_literal, frame_may_be_empty, lite_call, merge_to_update_insert, prepare, rewrite_node,
+    date_literal, frame_may_be_empty, is_default_keyword, lite_call, merge_to_update_insert, prepare, rewrite_node,
 )
 
 _DAY_FRACTION = {"DAY": 1.0, "HOUR": 1 / 24, "MINUTE": 1 / 1440, "SECOND": 1 / 86400}
@@ -167,15 +167,6 @@ def _rewrites_needed(nodes: list[exp.Expression]) -> set[str]:
         elif row_limits.needs_rewrite(node):
             needed.add("row_limits")
     return needed
-
-
-def _is_default_keyword(node: exp.Expression) -> bool:
-    """Whether ``node`` is the DEFAULT keyword of ``VALUES (DEFAULT)`` or ``SET c = DEFAULT`` (a column named DEFAULT
-    would have to be quoted: it is a reserved word)."""
-    if isinstance(node, exp.Var):
-        return node.name.upper() == "DEFAULT"
-    return (isinstance(node, exp.Column) and not node.table and isinstance(node.this, exp.Identifier)
-            and not node.this.quoted and node.name.upper() == "DEFAULT")
 
 
 def _plain_operand(node: exp.Expression) -> bool:
@@ -423,7 +414,7 @@ class Translator:
                 if len(values) != len(names):
                     raise error(ERR_TOO_MANY_VALUES if len(values) > len(names) else ERR_NOT_ENOUGH_VALUES)
                 for i, value in enumerate(values):
-                    if _is_default_keyword(value):
+                    if is_default_keyword(value):
                         value = value.replace(self._default_of(owner, name, names[i]))
                     value.replace(self._coerce(value.copy(), cols.get(names[i])))
         elif isinstance(source, (exp.Select, exp.SetOperation, exp.Subquery)):
@@ -433,7 +424,7 @@ class Translator:
                 if len(select.expressions) != len(names):
                     raise error(ERR_TOO_MANY_VALUES if len(select.expressions) > len(names) else ERR_NOT_ENOUGH_VALUES)
                 for i, proj in enumerate(select.expressions):
-                    if i < len(names) and _is_default_keyword(proj):   # a MERGE's INSERT VALUES (DEFAULT)
+                    if i < len(names) and is_default_keyword(proj):   # a MERGE's INSERT VALUES (DEFAULT)
                         proj = proj.replace(self._default_of(owner, name, names[i]))
                     if i < len(names) and cols.get(names[i]) and cols[names[i]].type_class in (
                             "JSON", "VECTOR", "NUMBER", "VARCHAR2", "CHAR", *DATETIME_TYPES):
@@ -445,7 +436,10 @@ class Translator:
     def _default_of(self, owner: str, table: str, column: str) -> exp.Expression:
         """The column's DEFAULT (Oracle SQL) for the DEFAULT keyword in VALUES or SET; NULL for a column without
         one, as in Oracle (an identity column's trigger then numbers the row)."""
-        text = self.ctx.column_default(owner, table, column)
+        text, unrecorded = self.ctx.column_default(owner, table, column)
+        if unrecorded:
+            raise error(ERR_UNSUPPORTED, construct=f"DEFAULT for {owner}.{table}.{column}, whose default an older "
+                                                   "lite did not record (create the table again, or write the value)")
         return parse(f"SELECT {text} FROM dual").expressions[0] if text is not None else exp.Null()
 
     def _expand_stars(self, select: exp.Select) -> None:
@@ -472,7 +466,7 @@ class Translator:
             col = name_of(assign.this.this if isinstance(assign.this, exp.Column) else assign.this)
             if col not in cols:
                 raise error(ERR_INVALID_IDENTIFIER, name=col)
-            if _is_default_keyword(assign.expression):
+            if is_default_keyword(assign.expression):
                 assign.set("expression", self._default_of(owner, name, col))
             assign.set("expression", self._coerce(assign.expression, cols[col]))
             if isinstance(assign.this, exp.Column) and assign.this.args.get("table"):
