@@ -14,9 +14,8 @@ from .connection import _fetch, _transaction_open
 from .harness import CheckFailure, _Grader, _listed, _short
 from .rankings import (
     SENTINEL,
-    _bounds,
+    _leg_head,
     _leg_rank_ok,
-    _leg_values,
     _Rankings,
     _rankings,
     _worst_score,
@@ -85,8 +84,7 @@ def _wrong_leg_hint(ws: Any, query: str, leg: str, ranks: dict[str, int], per_li
                                                 "c.embedding, q.v, COSINE)) with GROUP BY c.source_id.")
                      for aggregate, what in (("AVG", "average"), ("MAX", "largest"))]
     for variant, hint in variants:
-        values = _leg_values(ws, query, leg, **variant)
-        bounds = _bounds(values, smaller_is_better=(leg == "vector"), eps=1e-6 if leg == "vector" else 1e-9)
+        _, bounds = _leg_head(ws, query, leg, per_list, **variant)
         if all(_leg_rank_ok(bounds, rid, rank, per_list) for rid, rank in ranks.items()):
             return hint.format(leg=leg)
     return None
@@ -274,7 +272,7 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
                     hint="kw = text_query(query) (each word escaped, joined with ACCUM), bound as it is: "
                          "CONTAINS(m.content, :kw, 1) with kw=kw; text_query returns None only for a question "
                          "without a searchable word.")
-    rankings = _rankings(ws, query)
+    rankings = _rankings(ws, query, p_eff)
     # Self-test first: the library's reference, called with the same arguments, must satisfy the
     # same validation; if it does not, the environment is at fault and the learner is not blamed.
     expected = reference.hybrid_rrf_search_memories(query, k_eff, p_eff, rrf_eff, conn=ws.conn,
@@ -517,10 +515,9 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
                     "MIN(r_vec) and MIN(r_txt) over it (each NVL'd to 999999), or FULL OUTER JOIN the legs on "
                     "record_id.")
         grader.fail(f"{described} returned a memory more than once.", got=_listed(dup), hint=hint)
-    in_scope = set(rk.distance) | set(rk.score)
     for row in rows:
         rid = row["record_id"]
-        if rid not in in_scope:
+        if not rk.in_scope(rid):
             info = _fetch(ws.conn, _RECORD_SQL, record_id=rid)
             why = "a record the workshop's memories do not contain"
             if info:
@@ -542,8 +539,10 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
             rank = row[key]
             if _leg_rank_ok(bounds, rid, rank, per_list):
                 continue
-            if rid in bounds:
-                lo, hi = bounds[rid]
+            # the message needs the rank of a row outside the head too: the whole leg is read for it
+            known = rk.bounds_of(label, rid)
+            if known:
+                lo, hi = known
                 if lo > per_list:
                     should = f"{SENTINEL} (rank {lo} is outside the top per_list={per_list})"
                 elif hi > per_list:
@@ -557,13 +556,13 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
             ranking = re.search(r"\b(DENSE_RANK|RANK)\s*\(", sql, re.IGNORECASE)
             if hint:
                 pass
-            elif ranking and rid in bounds and rank != SENTINEL and rank < bounds[rid][0]:
+            elif ranking and known and rank != SENTINEL and rank < known[0]:
                 hint = (f"{ranking.group(1).upper()}() gives tied rows the same rank and the next ones smaller "
                         "ranks than their position: number the rows with ROW_NUMBER(), with the id as tie-break.")
-            elif rank == SENTINEL and rid in bounds and bounds[rid][0] == per_list:
+            elif rank == SENTINEL and known and known[0] == per_list:
                 hint = (f"the memory ranked {per_list} is missing: each leg keeps its top :per_list rows, ranks 1 "
                         "to per_list (FETCH FIRST :per_list ROWS ONLY, or r <= :per_list, not < :per_list).")
-            elif rank == 0 or (rid in bounds and rank == bounds[rid][0] - 1):
+            elif rank == 0 or (known and rank == known[0] - 1):
                 hint = "ranks start at 1: use ROW_NUMBER() as it is, without subtracting 1."
             elif rank != SENTINEL and rank > per_list and rank > 900:
                 hint = f"a memory a leg did not return gets the sentinel rank {SENTINEL}: NVL(r, 999999)."
@@ -606,7 +605,7 @@ def _validate_rows(grader: _Grader, described: str, ws: Any, query: str, rows: l
                         hint="kind and subject from JSON_VALUE(m.metadata, '$.kind' / '$.subject'); "
                              "content = DBMS_LOB.SUBSTR(m.content, 500, 1) of the same memory.")
 
-    certain = {rid for rid in in_scope
+    certain = {rid for rid in set(rk.distance) | set(rk.score)
                if (rid in rk.vec_bounds and rk.vec_bounds[rid][1] <= per_list)
                or (rid in rk.txt_bounds and rk.txt_bounds[rid][1] <= per_list)}
     returned = set(ids)
