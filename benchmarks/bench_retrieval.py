@@ -25,6 +25,9 @@ pair back to back, ratio per pair, min / median / max):
   vector matrix and Oracle Text index are built by that query (the model is
   loaded already, as the setup cell leaves it); ``COLD_RUNS`` runs.
 * **Oracle Text index full build** — ``TextIndex.rebuild`` over the rows.
+* **CHECK 3** — the check of TODO 3 on the solution notebook's function,
+  paired with the same check reading every row of each leg for its own
+  rankings (what it did before it read the legs' heads); ``CHECK_RUNS`` pairs.
 
 A second corpus at the smallest size has the query's words in most rows
 ("shared words"), where the keyword leg matches almost everything.
@@ -37,7 +40,10 @@ the text index build linear in N.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import importlib
+import io
 import math
 import os
 import re
@@ -45,6 +51,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,6 +75,7 @@ DETAILS = ["recorded hourly", "per voyage", "in the nightly batch", "from the AI
 KINDS = ["column", "table", "guideline", "runbook", "tool_output"]
 PER_LIST, RRF_K, K = 30, 60, 5
 COLD_RUNS = 3
+CHECK_RUNS = 3
 WRITES = ("add", "rewrite", "delete", "flush")   # what runs before a "first query after a write"
 EARLY_IDS = range(1, 10_000, 7)   # bench memories a rewrite or delete may take (the first rows of the table)
 CACHE = Path(os.environ.get("WORKSHOP_BENCH_CACHE", Path(tempfile.gettempdir()) / "workshop-bench-cache"))
@@ -232,6 +240,42 @@ def text_build_ms(texts: list[str]) -> float:
     return docsection.timed_ms(lambda: index.rebuild(enumerate(texts)))
 
 
+def solution_check(ws: Any) -> Callable[[], None]:
+    """CHECK 3 on the solution notebook's TODO 3 cell, defined in a notebook's globals; the pass line muted."""
+    import nbformat
+
+    import workshop_lib.notebook as facade
+    from workshop_lib import checks
+    from workshop_lib.clean_grade import todo_sources
+
+    nb = nbformat.read(str(REPO / "solutions" / "03_retrieval" / "03_retrieval.ipynb"), as_version=4)
+    namespace = {name: getattr(facade, name) for name in facade.__all__}
+    namespace.update(ws=ws, agent_conn=ws.conn, memory_client=ws.memory_client)
+    exec(todo_sources(nb)[3], namespace)  # noqa: S102 - the workshop's own solution cell
+    solution = namespace["hybrid_rrf_search_memories"]
+
+    def check() -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            checks.todo3(solution)
+    return check
+
+
+def with_whole_legs(check: Callable[[], None]) -> Callable[[], None]:
+    """``check`` with its rankings read from every row of each leg instead of the legs' heads."""
+    from workshop_lib.checks import rankings
+
+    todo3 = importlib.import_module("workshop_lib.checks.todo3")   # the package's todo3 is the check function
+
+    def whole() -> None:
+        saved = rankings._leg_head, todo3._leg_head
+        rankings._leg_head = todo3._leg_head = rankings._leg_whole
+        try:
+            check()
+        finally:
+            rankings._leg_head, todo3._leg_head = saved
+    return whole
+
+
 def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
     """Every figure of one (corpus, size): warm pairs, write-then-query pairs, exactness, index build."""
     from workshop_lib.embedding.runtime import get_embedder
@@ -271,10 +315,14 @@ def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
     for name, write in zip(WRITES, (add, rewrite, delete, flush), strict=True):
         pairs = docsection.paired_ms(hybrid, hybrid, runs, before_a=lambda w=write: (w(), fresh()), before_b=fresh)
         writes[name] = {"query_ms": pairs["a_ms"], "warm_ms": pairs["b_ms"], "ratio": pairs["ratio"]}
+    check = solution_check(ws)
+    check()   # the check's first run on a home embeds its probes' texts and questions: not a warm run
+    checked = docsection.paired_ms(check, with_whole_legs(check), CHECK_RUNS)
     return {"corpus": corpus_name, "memories": len(corpus.record_ids),
             "sql_ms": warm["a_ms"], "numpy_ms": warm["b_ms"], "ratio": warm["ratio"],
             "writes": writes, "same_top5": same_top5, "cold_ms": cold_ms(ws),
-            "text_build_ms": text_build_ms(corpus.texts)}
+            "text_build_ms": text_build_ms(corpus.texts),
+            "check": {"heads_ms": checked["a_ms"], "whole_ms": checked["b_ms"], "ratio": checked["ratio"]}}
 
 
 def cold_ms(ws: Any) -> dict[str, float]:
@@ -358,6 +406,16 @@ def render(figures: dict[str, Any]) -> str:
     for r in figures["results"]:
         lines.append(f"| {r['corpus']} | {r['memories']:,} | {sp(r['cold_ms'], 0)} | {r['text_build_ms']:.0f} | "
                      f"{r['text_build_ms'] * 1000 / r['memories']:.1f} |")
+    lines += ["", "CHECK 3, the check of TODO 3, on the solution notebook's function (7 graded calls, each against "
+              "the check's own vector and keyword rankings), reading each leg's head (the rows that can rank "
+              "within the top `per_list`) against the same check reading every row of each leg, paired, "
+              f"{CHECK_RUNS} pairs; median (min – max):", "",
+              "| corpus | memories | check, s | reading whole legs, s | ratio heads / whole legs |",
+              "|---|---|---|---|---|"]
+    for r in figures["results"]:
+        c = r["check"]
+        lines.append(f"| {r['corpus']} | {r['memories']:,} | {sp({k: v / 1000 for k, v in c['heads_ms'].items()})} | "
+                     f"{sp({k: v / 1000 for k, v in c['whole_ms'].items()})} | {sp(c['ratio'])} |")
     return "\n".join(lines)
 
 
