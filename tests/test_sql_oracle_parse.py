@@ -114,3 +114,19 @@ def test_library_sql_constants_are_oracle_sql() -> None:
         assert not isinstance(statements[0], exp.Command), f"{name} only parses as an opaque command"
         checked += 1
     assert checked >= 12
+
+
+def test_the_checks_ranking_statements_are_oracle_sql() -> None:
+    """CHECK 3 builds its leg statements (whole or head, every variant it uses to explain a failure)."""
+    from workshop_lib.checks.rankings import _leg_sql
+    from workshop_lib.lite import guard
+
+    variants = [{}, {"scoped": False}, {"drop_tool_output": False}, {"valid_only": False},
+                {"scoped": False, "drop_tool_output": False}, {"aggregate": "AVG"}, {"aggregate": "MAX"}]
+    for leg in ("vector", "keyword"):
+        for variant in variants if leg == "vector" else variants[:5]:
+            for head in (False, True):
+                sql = _leg_sql(leg, head=head, **variant)
+                guard.check(sql)
+                assert parse_problem(sql) is None, (leg, variant, head, sql)
+                assert ("FETCH FIRST :n ROWS ONLY" in sql) == head
