@@ -453,3 +453,38 @@ def test_the_filters_scanners_write_on_tables_and_indexes(conn) -> None:
                      "ORDER BY table_name") == [("DEPT", None, None, None), ("EMP", None, None, None)]
     assert run(conn, "SELECT DISTINCT visibility, partitioned, status FROM user_indexes") == [
         ("VISIBLE", "NO", "VALID")]
+
+
+# --------------------------------------------------------------------------- USER_TAB_COLS / ALL_TAB_COLS
+
+_COMMON = ("table_name, column_name, data_type, data_length, data_precision, data_scale, nullable, column_id, "
+           "char_length, char_used, data_default, default_on_null")
+
+
+def test_tab_cols_lists_what_tab_columns_lists_as_oracle_does_without_hidden_columns(conn) -> None:
+    """Oracle's *_TAB_COLS is *_TAB_COLUMNS plus hidden, virtual and system-generated columns; lite's tables
+    have none of those, so the rows are the same and every column is a visible one the user declared."""
+    run(conn, "CREATE TABLE notes (id NUMBER(6) PRIMARY KEY, body VARCHAR2(20 CHAR) DEFAULT 'x', v VECTOR(3, FLOAT32))")
+    for view, other in (("user_tab_cols", "user_tab_columns"), ("all_tab_cols", "all_tab_columns")):
+        columns = ("owner, " if view.startswith("all") else "") + _COMMON
+        mine = run(conn, f"SELECT {columns} FROM {view} ORDER BY {columns.split(',')[0]}, table_name, column_id")
+        theirs = run(conn, f"SELECT {columns} FROM {other} ORDER BY {columns.split(',')[0]}, table_name, column_id")
+        assert mine == theirs and len(mine) >= 11, view
+    assert run(conn, "SELECT column_name, hidden_column, virtual_column, segment_column_id, internal_column_id, "
+                     "qualified_col_name, user_generated FROM user_tab_cols WHERE table_name = 'NOTES' "
+                     "ORDER BY internal_column_id") == [
+        ("ID", "NO", "NO", 1, 1, "ID", "YES"), ("BODY", "NO", "NO", 2, 2, "BODY", "YES"),
+        ("V", "NO", "NO", 3, 3, "V", "YES")]
+    # what scripts written for Oracle ask it: the visible columns of a table, in order
+    assert run(conn, "SELECT column_name FROM all_tab_cols WHERE owner = 'HR' AND table_name = 'DEPT' "
+                     "AND hidden_column = 'NO' ORDER BY column_id") == [("DEPTNO",), ("DNAME",)]
+    cur = conn.cursor()
+    cur.execute("SELECT * FROM user_tab_cols WHERE table_name = 'NOTES' AND column_id = 1")
+    row = dict(zip([d[0] for d in cur.description], cur.fetchone()))
+    assert "OWNER" not in row and isinstance(row["SEGMENT_COLUMN_ID"], int) and row["DATA_TYPE"] == "NUMBER"
+
+
+def test_tab_cols_is_read_only_and_its_name_is_taken_like_the_other_views(conn) -> None:
+    assert failure(conn, "DELETE FROM user_tab_cols").code == 1031
+    err = failure(conn, "CREATE TABLE all_tab_cols (a NUMBER)")
+    assert err.code == 3001 and "(ALL_TAB_COLS)" in err.message

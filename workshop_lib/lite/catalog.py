@@ -199,6 +199,10 @@ def dictionary_views(user: str) -> dict[str, str]:
             # the DEFAULT as lite read it (keywords upper-cased; Oracle keeps the text as typed); NULL for an
             # identity column (Oracle: its sequence's NEXTVAL) and for a column of an older WORKSHOP_HOME
             "DATA_DEFAULT, COALESCE(DEFAULT_ON_NULL, 'NO') AS DEFAULT_ON_NULL")
+    # *_TAB_COLS: Oracle's *_TAB_COLUMNS with the hidden, virtual and system-generated columns too, which
+    # lite's tables never have, so every column is a visible one the user declared
+    tab_cols = (f"{cols}, 'NO' AS HIDDEN_COLUMN, 'NO' AS VIRTUAL_COLUMN, COLUMN_ID AS SEGMENT_COLUMN_ID, "
+                "COLUMN_ID AS INTERNAL_COLUMN_ID, COLUMN_NAME AS QUALIFIED_COL_NAME, 'YES' AS USER_GENERATED")
     return {
         "DUAL": "SELECT 'X' AS DUMMY",
         # the users that own tables, and the connected one; CREATED: when its first table was (lite keeps no
@@ -234,6 +238,8 @@ def dictionary_views(user: str) -> dict[str, str]:
         "ALL_TAB_COLUMNS": f"SELECT {cols} FROM LITECAT.COLUMNS",
         "USER_TAB_COLUMNS": f"SELECT {cols.replace('OWNER, ', '')} FROM LITECAT.COLUMNS "
                             f"WHERE OWNER = '{u}'",
+        "ALL_TAB_COLS": f"SELECT {tab_cols} FROM LITECAT.COLUMNS",
+        "USER_TAB_COLS": f"SELECT {tab_cols.replace('OWNER, ', '', 1)} FROM LITECAT.COLUMNS WHERE OWNER = '{u}'",
         "USER_MINING_MODELS": "SELECT MODEL_NAME, MINING_FUNCTION, ALGORITHM, CREATION_DATE, "
                               "MODEL_SIZE, COMMENTS FROM LITECAT.MINING_MODELS "
                               f"WHERE OWNER = '{u}'",
@@ -315,7 +321,8 @@ DICTIONARY_TYPES = {"CREATION_DATE": "DATE", "TEXT_LENGTH": "NUMBER", "MIN_VALUE
                     "BLOCKS": "NUMBER", "EMPTY_BLOCKS": "NUMBER", "AVG_ROW_LEN": "NUMBER", "SAMPLE_SIZE": "NUMBER",
                     "DISTINCT_KEYS": "NUMBER", "CON_ID": "NUMBER",
                     "OBJECT_ID": "NUMBER", "DATA_OBJECT_ID": "NUMBER", "CREATED": "DATE", "LAST_DDL_TIME": "DATE",
-                    "COLUMN_POSITION": "NUMBER", "COLUMN_LENGTH": "NUMBER", "CHAR_LENGTH": "NUMBER"}
+                    "COLUMN_POSITION": "NUMBER", "COLUMN_LENGTH": "NUMBER", "CHAR_LENGTH": "NUMBER",
+                    "SEGMENT_COLUMN_ID": "NUMBER", "INTERNAL_COLUMN_ID": "NUMBER"}
 
 # Oracle type name -> (type class used for value conversion, SQLite declared type)
 _TYPE_MAP = {
