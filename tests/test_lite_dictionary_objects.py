@@ -331,6 +331,10 @@ def test_the_seeded_indexes_columns(seeded) -> None:
     ("SELECT object_name FROM dba_objects WHERE owner = 'HR'", "HR", "DBA_OBJECTS", "ALL_OBJECTS"),
     ("SELECT index_name FROM sys.dba_ind_columns", "SYS", "DBA_IND_COLUMNS", "ALL_IND_COLUMNS"),
     ("SELECT COUNT(*) FROM v$session", "HR", "V$SESSION", None),
+    ("SELECT value FROM nls_session_parameters WHERE parameter = 'NLS_DATE_FORMAT'", "HR",
+     "NLS_SESSION_PARAMETERS", None),
+    ("SELECT privilege FROM session_privs", "HR", "SESSION_PRIVS", None),
+    ("SELECT table_name FROM dictionary WHERE table_name LIKE 'USER%'", "HR", "DICTIONARY", None),
 ])
 def test_a_dictionary_view_lite_lacks_is_named_with_the_ones_it_has(conn, sql, owner, name, instead) -> None:
     err = failure(conn, sql)

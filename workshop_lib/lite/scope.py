@@ -41,9 +41,12 @@ def _dictionary_columns() -> dict[str, list[tuple[str, str | None]]]:
 
 
 DICTIONARY_COLUMNS = _dictionary_columns()
-# A name Oracle gives its dictionary views (USER_SYNONYMS, DBA_OBJECTS, V$SESSION): when lite has no such view
+# A name Oracle gives its dictionary views (USER_SYNONYMS, DBA_OBJECTS, V$SESSION, and the public ones without
+# a prefix that scripts ask: NLS_SESSION_PARAMETERS, SESSION_PRIVS, DICTIONARY, ...): when lite has no such view
 # (and no table or view of the user's has that name), the error names the views lite has, not the seed.
-_DICTIONARY_NAME = re.compile(r"(?:USER|ALL|DBA|CDB)_[A-Z0-9_$#]+|G?V_?\$[A-Z0-9_$#]+")
+_DICTIONARY_NAME = re.compile(r"(?:USER|ALL|DBA|CDB)_[A-Z0-9_$#]+|G?V_?\$[A-Z0-9_$#]+"
+                              r"|NLS_(?:SESSION|DATABASE|INSTANCE)_PARAMETERS|SESSION_(?:PRIVS|ROLES)"
+                              r"|ROLE_(?:SYS|TAB|ROLE)_PRIVS|DICT(?:IONARY)?|DICT_COLUMNS")
 
 
 def _views_lite_has() -> str:
