@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import math
 import re
@@ -289,7 +290,7 @@ def _grade_hybrid(grader: _Grader, ws: Any, scope: dict[str, Any], query: str, k
     _validate_rows(grader, described, ws, query, rows, rankings, k_eff, p_eff, rrf_eff, sql=sql)
     if tree is not None:
         _check_orderings(grader, described, tree)
-        _check_metric(grader, described, tree)
+        _check_metric(grader, described, sql)
     _check_tie_order(grader, described, rows, rankings)
     return rows, expected
 
@@ -306,8 +307,6 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
     import sqlglot
     from sqlglot import exp
 
-    from ..lite.dialect import Oracle
-
     bound = [v for v in _bind_values(params, kwargs) if isinstance(v, int) and not isinstance(v, bool)]
     for name, value in values.items():
         if value not in bound:
@@ -315,7 +314,7 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
                         hint=f"every value is a bind: write :{name} in the SQL and pass {name}={name} to "
                              "cur.execute, never an f-string.")
     try:
-        tree = sqlglot.parse_one(sql, read=Oracle)
+        tree = _parsed(sql)
     except sqlglot.errors.ParseError:
         return None
     _check_status_literals(grader, described, tree)
@@ -325,6 +324,17 @@ def _inspect_statement(grader: _Grader, described: str, sql: str, params: Any, k
                     "(and FETCH FIRST :k keeps arbitrary ones).",
                     hint="end with ORDER BY rrf_score DESC, f.record_id FETCH FIRST :k ROWS ONLY.")
     return tree
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(sql: str) -> Any:
+    """The learner's statement parsed, once per text: the check's calls send one text with other binds, and
+    parsing it was a third of the check. Shared, so read only (:func:`_metrics` works on a copy)."""
+    import sqlglot
+
+    from ..lite.dialect import Oracle
+
+    return sqlglot.parse_one(sql, read=Oracle)
 
 
 _STATUSES = ("valid", "invalid")   # the values OAMP writes in the status columns, lower case
@@ -417,7 +427,7 @@ def _check_orderings(grader: _Grader, described: str, tree: Any) -> None:
                     hint="ORDER BY rrf_score DESC, f.record_id — ties then come out the same every time.")
 
 
-def _check_metric(grader: _Grader, described: str, tree: Any) -> None:
+def _check_metric(grader: _Grader, described: str, sql: str) -> None:
     """Every vector distance in the statement is COSINE, the instructions' metric and OAMP's chunk index's.
 
     On unit vectors EUCLIDEAN and DOT rank exactly as COSINE does, so no row
@@ -425,19 +435,25 @@ def _check_metric(grader: _Grader, described: str, tree: Any) -> None:
     23ai's shorthand (``<->``, ``L2_DISTANCE``, ``INNER_PRODUCT``, ...) is read
     as the VECTOR_DISTANCE it stands for; one without a metric is COSINE, Oracle's default.
     """
-    from sqlglot import exp
-
-    from ..lite.transforms import distance_functions, distance_operators
-
-    calls = tree.copy().transform(distance_operators).transform(distance_functions).find_all(exp.Anonymous)
-    metrics = {call.expressions[2].sql(dialect="oracle").upper() for call in calls
-               if call.name.upper() == "VECTOR_DISTANCE" and len(call.expressions) > 2}
-    wrong = sorted(metrics - {"COSINE"})
+    wrong = sorted(_metrics(sql) - {"COSINE"})
     if wrong:
         grader.fail(f"{described} measures vector distance with {' and '.join(wrong)}, not COSINE.",
                     hint="VECTOR_DISTANCE(c.embedding, q.v, COSINE): the metric the instructions name, and the one "
                          "OAMP builds its chunk index with. On these unit vectors the order happens to agree; the "
                          "distances do not.")
+
+
+@functools.lru_cache(maxsize=32)
+def _metrics(sql: str) -> frozenset[str]:
+    """The metrics of the statement's vector distances, the shorthands read by lite's own rewrites, on one copy of
+    the parsed statement (a rewrite copies the tree unless told not to, and a copy was a fifth of the check)."""
+    from sqlglot import exp
+
+    from ..lite.transforms import distance_functions, distance_operators
+
+    tree = _parsed(sql).copy().transform(distance_operators, copy=False).transform(distance_functions, copy=False)
+    return frozenset(call.expressions[2].sql(dialect="oracle").upper() for call in tree.find_all(exp.Anonymous)
+                     if call.name.upper() == "VECTOR_DISTANCE" and len(call.expressions) > 2)
 
 
 def _check_tie_order(grader: _Grader, described: str, rows: list[dict[str, Any]], rk: _Rankings) -> None:
