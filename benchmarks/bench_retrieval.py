@@ -8,10 +8,11 @@ pair back to back, ratio per pair, min / median / max):
 
 * **warm query** — the workshop's hybrid RRF statement
   (``reference.hybrid_rrf_search_memories``, one SQL statement, the
-  connection's embedding cache cleared so it embeds the query) against an
+  connection's embedding cache and the model's remembered texts cleared so
+  it embeds the query) against an
   **independent numpy baseline**: cosine over the unit vectors and BM25 over a
   prebuilt inverted index (its own tokenizer), both legs filtered like the
-  SQL, fused by RRF, embedding the query too. The baseline ranks with BM25,
+  SQL, fused by RRF, embedding the query too (after the same clearing). The baseline ranks with BM25,
   not Oracle Text scores, so its top 5 may differ; exactness is checked
   separately against the *same* ranking computed in numpy from lite's own
   Oracle Text index (``same top 5``).
@@ -284,11 +285,13 @@ def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
     embedder = get_embedder(ws.conn.model_path(ws.embed_model))
     corpus = read_corpus(ws)
     baseline = NumpyBaseline(corpus, embedder)
-    fresh = ws.conn._embed_cache.clear     # so every SQL run embeds the query, as the baseline does
+    def fresh() -> None:   # every run embeds the query, on both sides: the connection and the model forget it
+        ws.conn._embed_cache.clear()
+        embedder.forget_recent()
     hybrid = lambda: hybrid_rrf_search_memories(QUERY, k=K, per_list=PER_LIST, rrf_k=RRF_K)  # noqa: E731
     hybrid()   # the first query after filling builds the caches: not a warm query
     same_top5 = [r["record_id"] for r in hybrid()] == same_ranking(ws, corpus, embedder)
-    warm = docsection.paired_ms(hybrid, lambda: baseline.search(QUERY), runs, before_a=fresh)
+    warm = docsection.paired_ms(hybrid, lambda: baseline.search(QUERY), runs, before_a=fresh, before_b=fresh)
     client, added = ws.memory_client, iter(range(runs))
     early = iter(EARLY_IDS)   # a memory of the first rows per write, never the same one twice in a home
 
@@ -320,14 +323,15 @@ def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
     checked = docsection.paired_ms(check, with_whole_legs(check), CHECK_RUNS)
     return {"corpus": corpus_name, "memories": len(corpus.record_ids),
             "sql_ms": warm["a_ms"], "numpy_ms": warm["b_ms"], "ratio": warm["ratio"],
-            "writes": writes, "same_top5": same_top5, "cold_ms": cold_ms(ws),
+            "writes": writes, "same_top5": same_top5, "cold_ms": cold_ms(ws, fresh),
             "text_build_ms": text_build_ms(corpus.texts),
             "check": {"heads_ms": checked["a_ms"], "whole_ms": checked["b_ms"], "ratio": checked["ratio"]}}
 
 
-def cold_ms(ws: Any) -> dict[str, float]:
+def cold_ms(ws: Any, fresh: Callable[[], None]) -> dict[str, float]:
     """The hybrid query on new connections to the same files: the first query of a session builds the
-    connection's vector matrix and Oracle Text index (spread of ``COLD_RUNS`` runs)."""
+    connection's vector matrix and Oracle Text index (spread of ``COLD_RUNS`` runs); ``fresh`` makes the model
+    forget the query, so it is embedded as in a new session."""
     from workshop_lib.backends.lite import connect_lite
     from workshop_lib.reference import hybrid_rrf_search_memories
 
@@ -336,7 +340,7 @@ def cold_ms(ws: Any) -> dict[str, float]:
         conn = connect_lite(ws.settings.home, ws.conn.username)
         try:
             times.append(docsection.timed_ms(lambda c=conn: hybrid_rrf_search_memories(
-                QUERY, k=K, per_list=PER_LIST, rrf_k=RRF_K, conn=c)))
+                QUERY, k=K, per_list=PER_LIST, rrf_k=RRF_K, conn=c), before=fresh))
         finally:
             conn.close()
     return docsection.spread(times)

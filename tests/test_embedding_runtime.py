@@ -270,3 +270,48 @@ def test_batches_run_side_by_side_and_a_forked_child_embeds_with_its_own_workers
     with os.fdopen(read, "rb") as pipe:
         answer = pipe.read()
     assert os.WIFEXITED(status) and answer == b"same", (status, answer)
+
+
+# --------------------------------------------------------------------------- remembered single texts
+
+@pytest.fixture
+def runs(built, monkeypatch):
+    """A new embedder for the built file, and the texts each model run got (the remembered ones get none)."""
+    fresh = OnnxEmbedder(built.path)
+    seen: list[list[str]] = []
+    real = fresh._embed
+    monkeypatch.setattr(fresh, "_embed", lambda texts: seen.append(list(texts)) or real(texts))
+    return fresh, seen
+
+
+def test_a_single_text_is_embedded_once_and_its_vector_is_the_same_bits(runs, built):
+    fresh, seen = runs
+    first = fresh.embed(["Where do we record vessel current positions?"])
+    again = fresh.embed(["Where do we record vessel current positions?"])
+    assert seen == [["Where do we record vessel current positions?"]]
+    assert again.shape == (1, 384) and again.dtype == np.float32 and again.tobytes() == first.tobytes()
+    other = OnnxEmbedder(built.path).embed(["Where do we record vessel current positions?"])   # a new run
+    assert other.tobytes() == first.tobytes()
+    again[0, 0] = 42.0   # the caller's copy: the remembered vector is not touched
+    assert fresh.embed(["Where do we record vessel current positions?"]).tobytes() == first.tobytes()
+
+
+def test_batches_are_run_as_they_are(runs):
+    """A batch's vectors may differ from one-text runs in the last bits (other padding), so it is never served
+    from the remembered texts, nor remembered."""
+    fresh, seen = runs
+    fresh.embed(["hello"])
+    fresh.embed(["hello", "ORA-00904: invalid identifier"])
+    fresh.embed(["ORA-00904: invalid identifier"])
+    assert seen == [["hello"], ["hello", "ORA-00904: invalid identifier"], ["ORA-00904: invalid identifier"]]
+
+
+def test_the_oldest_text_is_forgotten_first_and_forget_recent_forgets_all(runs, monkeypatch):
+    fresh, seen = runs
+    monkeypatch.setattr(runtime, "RECENT_TEXTS", 2)
+    for text in ("a", "b", "a", "c", "a", "b"):   # "b" is the oldest when "c" comes, and goes
+        fresh.embed([text])
+    assert seen == [["a"], ["b"], ["c"], ["b"]]
+    fresh.forget_recent()
+    fresh.embed(["a"])
+    assert seen[-1] == ["a"]
