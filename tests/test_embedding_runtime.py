@@ -315,3 +315,12 @@ def test_the_oldest_text_is_forgotten_first_and_forget_recent_forgets_all(runs, 
     fresh.forget_recent()
     fresh.embed(["a"])
     assert seen[-1] == ["a"]
+
+
+def test_a_long_text_is_not_remembered(runs):
+    """A document's text as the key could take hundreds of megabytes; questions and notes are short."""
+    fresh, seen = runs
+    document = "x" * (runtime.RECENT_TEXT_CHARS + 1)
+    fresh.embed([document])
+    fresh.embed([document])
+    assert seen == [[document], [document]]

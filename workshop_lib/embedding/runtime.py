@@ -110,19 +110,22 @@ def _as_texts(texts: Sequence[str]) -> list[str]:
     return checked
 
 
-#: How many single texts an embedder remembers the vector of (about 1.5 KB each).
+#: How many single texts an embedder remembers the vector of (about 1.5 KB each), and the longest it remembers:
+#: questions and notes, not documents, whose text as the key could take hundreds of megabytes.
 RECENT_TEXTS = 4096
+RECENT_TEXT_CHARS = 2000
 
 
 class OnnxEmbedder:
     """Embeds text with one augmented ONNX file: ``embed(texts) -> float32 (n, 384)``.
 
     A call with one text remembers its vector (the last :data:`RECENT_TEXTS`
-    texts), and the next one-text call for that text returns it: a check files
-    one probe text a dozen times and searches each question for the learner's
-    function and for the reference, and a notebook asks the same questions
-    again. One text is always run alone, so the remembered vector is the one a
-    new run gives, bit for bit; calls with several texts are run as they are.
+    texts of up to :data:`RECENT_TEXT_CHARS` characters), and the next
+    one-text call for that text returns it: a check files one probe text a
+    dozen times and searches each question for the learner's function and for
+    the reference, and a notebook asks the same questions again. One text is
+    always run alone, so the remembered vector is the one a new run gives, bit
+    for bit; calls with several texts are run as they are.
     """
 
     def __init__(self, path: Path) -> None:
@@ -208,7 +211,7 @@ class OnnxEmbedder:
         A single text's vector is remembered (see the class docstring).
         """
         checked = _as_texts(texts)
-        if len(checked) != 1:
+        if len(checked) != 1 or len(checked[0]) > RECENT_TEXT_CHARS:
             return self._embed(checked)
         text = checked[0]
         with self._recent_lock:
