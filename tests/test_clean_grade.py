@@ -108,6 +108,9 @@ def test_flags_name_what_the_instructor_should_look_at():
     assert flags_for("import sys\nsys.modules['x'] = None") == ["manipulates imported modules"]
     for steering in ("import atexit", "os.kill(os.getppid(), 9)", "import signal", "os.abort()"):
         assert "inspects or steers the grading process" in flags_for(steering), steering
+    for caches in ("from workshop_lib.embedding.runtime import get_embedder", "get_embedder(p)._recent['q'] = v",
+                   "agent_conn._embed_cache.clear()"):
+        assert flags_for(caches) == ["reaches into the embedding model's caches"], caches
 
 
 def test_learner_code_sees_no_instructor_secrets(prepared_home, tmp_path, monkeypatch):

@@ -52,6 +52,9 @@ SUSPICIOUS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bchecks\b|workshop_lib\s*\.\s*checks|CheckFailure"), "refers to the checks"),
     (re.compile(r"\breference\b|workshop_lib\s*\.\s*reference"), "refers to the library's reference code"),
     (re.compile(r"\bsetattr\s*\(|\.__dict__|monkeypatch|__code__|__globals__"), "rewrites objects at run time"),
+    # the vectors the model remembers and the connection's embedding cache serve the checks' searches too
+    (re.compile(r"embedding\s*\.\s*runtime|\bget_embedder\b|\bforget_recent\b|\._recent\b|_embed_cache"),
+     "reaches into the embedding model's caches"),
     # ending a process (its own, or the parent that forked it) makes the clean re-run fail, and then the notebook
     # run's score is used
     (re.compile(r"_getframe|\binspect\b|\bgc\b|\batexit\b|os\s*\.\s*_exit|sys\s*\.\s*__stdout__|"
