@@ -29,6 +29,8 @@ pair back to back, ratio per pair, min / median / max):
 * **CHECK 3** — the check of TODO 3 on the solution notebook's function,
   paired with the same check reading every row of each leg for its own
   rankings (what it did before it read the legs' heads); ``CHECK_RUNS`` pairs.
+  Then CHECKs 2, 4 and 5 on the solution notebooks' functions, and opening a
+  connection through the backend (its files checked first), timed alone.
 
 A second corpus at the smallest size has the query's words in most rows
 ("shared words"), where the keyword leg matches almost everything.
@@ -241,24 +243,33 @@ def text_build_ms(texts: list[str]) -> float:
     return docsection.timed_ms(lambda: index.rebuild(enumerate(texts)))
 
 
-def solution_check(ws: Any) -> Callable[[], None]:
-    """CHECK 3 on the solution notebook's TODO 3 cell, defined in a notebook's globals; the pass line muted."""
+def solution_checks() -> dict[int, Callable[[], None]]:
+    """TODO number -> its check on the solution notebook's own function, for TODOs 2-5: each notebook's setup
+    cells and TODO cells run in one namespace, as in the notebook (its setup starts a workshop on the same home);
+    the checks' pass lines and the setup's prints muted."""
     import nbformat
 
-    import workshop_lib.notebook as facade
-    from workshop_lib import checks
+    from workshop_lib import checks, todos
     from workshop_lib.clean_grade import todo_sources
 
-    nb = nbformat.read(str(REPO / "solutions" / "03_retrieval" / "03_retrieval.ipynb"), as_version=4)
-    namespace = {name: getattr(facade, name) for name in facade.__all__}
-    namespace.update(ws=ws, agent_conn=ws.conn, memory_client=ws.memory_client)
-    exec(todo_sources(nb)[3], namespace)  # noqa: S102 - the workshop's own solution cell
-    solution = namespace["hybrid_rrf_search_memories"]
-
-    def check() -> None:
+    found: dict[int, Callable[[], None]] = {}
+    for notebook in ("03_retrieval", "04_agent_and_corrections"):
+        nb = nbformat.read(str(REPO / "solutions" / notebook / f"{notebook}.ipynb"), as_version=4)
+        setup = [c.source for c in nb.cells if c.cell_type == "code"
+                 and str((c.metadata.get("nbgrader") or {}).get("grade_id", "")).startswith("setup_")]
+        namespace: dict[str, Any] = {}
         with contextlib.redirect_stdout(io.StringIO()):
-            checks.todo3(solution)
-    return check
+            for source in [*setup, *todo_sources(nb).values()]:
+                exec(source, namespace)  # noqa: S102 - the workshop's own solution notebook
+        for number in todo_sources(nb):
+            todo = todos.todo(number)
+
+            def check(fn: Callable[..., Any] = namespace[todo.function],
+                      run: Callable[..., None] = getattr(checks, todo.check)) -> None:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    run(fn)
+            found[number] = check
+    return found
 
 
 def with_whole_legs(check: Callable[[], None]) -> Callable[[], None]:
@@ -318,14 +329,18 @@ def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
     for name, write in zip(WRITES, (add, rewrite, delete, flush), strict=True):
         pairs = docsection.paired_ms(hybrid, hybrid, runs, before_a=lambda w=write: (w(), fresh()), before_b=fresh)
         writes[name] = {"query_ms": pairs["a_ms"], "warm_ms": pairs["b_ms"], "ratio": pairs["ratio"]}
-    check = solution_check(ws)
-    check()   # the check's first run on a home embeds its probes' texts and questions: not a warm run
-    checked = docsection.paired_ms(check, with_whole_legs(check), CHECK_RUNS)
+    graded = solution_checks()
+    for check in graded.values():
+        check()   # a check's first run on a home embeds its probes' texts and questions: not a warm run
+    checked = docsection.paired_ms(graded[3], with_whole_legs(graded[3]), CHECK_RUNS)
+    others = {str(n): docsection.spread(docsection.timed_ms(graded[n]) for _ in range(CHECK_RUNS)) for n in (2, 4, 5)}
+    connect = docsection.spread(docsection.timed_ms(lambda: ws.impl.connect().close()) for _ in range(CHECK_RUNS))
     return {"corpus": corpus_name, "memories": len(corpus.record_ids),
             "sql_ms": warm["a_ms"], "numpy_ms": warm["b_ms"], "ratio": warm["ratio"],
             "writes": writes, "same_top5": same_top5, "cold_ms": cold_ms(ws, fresh),
             "text_build_ms": text_build_ms(corpus.texts),
-            "check": {"heads_ms": checked["a_ms"], "whole_ms": checked["b_ms"], "ratio": checked["ratio"]}}
+            "check": {"heads_ms": checked["a_ms"], "whole_ms": checked["b_ms"], "ratio": checked["ratio"]},
+            "checks_ms": others, "connect_ms": connect}
 
 
 def cold_ms(ws: Any, fresh: Callable[[], None]) -> dict[str, float]:
@@ -418,9 +433,23 @@ def render(figures: dict[str, Any]) -> str:
               "|---|---|---|---|---|"]
     for r in figures["results"]:
         c = r["check"]
-        lines.append(f"| {r['corpus']} | {r['memories']:,} | {sp({k: v / 1000 for k, v in c['heads_ms'].items()})} | "
-                     f"{sp({k: v / 1000 for k, v in c['whole_ms'].items()})} | {sp(c['ratio'])} |")
+        lines.append(f"| {r['corpus']} | {r['memories']:,} | {sp(_seconds(c['heads_ms']))} | "
+                     f"{sp(_seconds(c['whole_ms']))} | {sp(c['ratio'])} |")
+    lines += ["", "What else a learner waits for in a store of that size: the other checks on the solution notebooks' "
+              "functions, and opening a connection (each notebook's setup cell opens one with `start`; the "
+              f"database files are checked first, `PRAGMA quick_check`), {CHECK_RUNS} runs each; median "
+              "(min – max):", "",
+              "| corpus | memories | CHECK 2, s | CHECK 4, s | CHECK 5, s | opening a connection, s |",
+              "|---|---|---|---|---|---|"]
+    for r in figures["results"]:
+        c = r["checks_ms"]
+        lines.append(f"| {r['corpus']} | {r['memories']:,} | {sp(_seconds(c['2']))} | {sp(_seconds(c['4']))} | "
+                     f"{sp(_seconds(c['5']))} | {sp(_seconds(r['connect_ms']))} |")
     return "\n".join(lines)
+
+
+def _seconds(spread_ms: dict[str, float]) -> dict[str, float]:
+    return {key: value / 1000 for key, value in spread_ms.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
