@@ -243,24 +243,25 @@ def text_build_ms(texts: list[str]) -> float:
     return docsection.timed_ms(lambda: index.rebuild(enumerate(texts)))
 
 
-def solution_checks() -> dict[int, Callable[[], None]]:
-    """TODO number -> its check on the solution notebook's own function, for TODOs 2-5: each notebook's setup
-    cells and TODO cells run in one namespace, as in the notebook (its setup starts a workshop on the same home);
-    the checks' pass lines and the setup's prints muted."""
+def solution_checks(ws: Any) -> dict[int, Callable[[], None]]:
+    """TODO number -> its check on the solution notebook's own function, for TODOs 2-5, each TODO cell run in
+    the globals its notebook's setup cell defines, on ``ws`` (a setup cell would start a second workshop, whose
+    connection would then catch up with this one's writes as another session does, and become the current one);
+    the checks' pass lines muted."""
     import nbformat
 
+    import workshop_lib.notebook as facade
     from workshop_lib import checks, todos
     from workshop_lib.clean_grade import todo_sources
 
     found: dict[int, Callable[[], None]] = {}
     for notebook in ("03_retrieval", "04_agent_and_corrections"):
         nb = nbformat.read(str(REPO / "solutions" / notebook / f"{notebook}.ipynb"), as_version=4)
-        setup = [c.source for c in nb.cells if c.cell_type == "code"
-                 and str((c.metadata.get("nbgrader") or {}).get("grade_id", "")).startswith("setup_")]
-        namespace: dict[str, Any] = {}
-        with contextlib.redirect_stdout(io.StringIO()):
-            for source in [*setup, *todo_sources(nb).values()]:
-                exec(source, namespace)  # noqa: S102 - the workshop's own solution notebook
+        namespace = {name: getattr(facade, name) for name in facade.__all__}
+        namespace.update(ws=ws, agent_conn=ws.conn, memory_client=ws.memory_client,
+                         agent_tools=facade.agent_toolbox(ws), retrieve_knowledge=facade.library_retrieve_knowledge)
+        for source in todo_sources(nb).values():
+            exec(source, namespace)  # noqa: S102 - the workshop's own solution notebook
         for number in todo_sources(nb):
             todo = todos.todo(number)
 
@@ -329,7 +330,7 @@ def measure(ws: Any, corpus_name: str, runs: int) -> dict[str, Any]:
     for name, write in zip(WRITES, (add, rewrite, delete, flush), strict=True):
         pairs = docsection.paired_ms(hybrid, hybrid, runs, before_a=lambda w=write: (w(), fresh()), before_b=fresh)
         writes[name] = {"query_ms": pairs["a_ms"], "warm_ms": pairs["b_ms"], "ratio": pairs["ratio"]}
-    graded = solution_checks()
+    graded = solution_checks(ws)
     for check in graded.values():
         check()   # a check's first run on a home embeds its probes' texts and questions: not a warm run
     checked = docsection.paired_ms(graded[3], with_whole_legs(graded[3]), CHECK_RUNS)
