@@ -272,6 +272,32 @@ def test_batches_run_side_by_side_and_a_forked_child_embeds_with_its_own_workers
     assert os.WIFEXITED(status) and answer == b"same", (status, answer)
 
 
+def test_a_child_forked_while_a_thread_held_the_remembered_texts_still_embeds(embedder):
+    """A lock some thread of the parent held at the fork is held for ever in the child, where that thread does not
+    exist: the child must get locks of its own."""
+    import os
+    import signal
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    expected = embedder.embed(["a question asked before the fork"])
+    read, write = os.pipe()
+    with embedder._recent_lock:   # as an embedding thread of the parent would hold it
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.alarm(20)
+                same = embedder.embed(["a question asked before the fork"]).tobytes() == expected.tobytes()
+                os.write(write, b"same" if same else b"different")
+            finally:
+                os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read()
+    assert os.WIFEXITED(status) and answer == b"same", (status, answer)
+
+
 # --------------------------------------------------------------------------- remembered single texts
 
 @pytest.fixture

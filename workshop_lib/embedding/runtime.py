@@ -86,14 +86,17 @@ def _pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def _forget_pool() -> None:
-    # a forked child (grading's warm parent forks) has none of the parent's threads: it starts its own pool
-    global _POOL, _POOL_LOCK
-    _POOL, _POOL_LOCK = None, threading.Lock()
+def _after_fork_in_child() -> None:
+    # A forked child (grading's warm parent forks) has none of the parent's threads: it starts its own pool, and
+    # a lock one of those threads held at the fork would stay held in the child for ever, so every lock is new.
+    global _POOL, _POOL_LOCK, _CACHE_LOCK
+    _POOL, _POOL_LOCK, _CACHE_LOCK = None, threading.Lock(), threading.Lock()
+    for embedder in _CACHE.values():
+        embedder._lock, embedder._recent_lock = threading.Lock(), threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool)
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _as_texts(texts: Sequence[str]) -> list[str]:
