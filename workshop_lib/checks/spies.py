@@ -164,19 +164,23 @@ def _bound_arguments(signature: inspect.Signature | None, args: tuple[Any, ...],
     return dict(bound.arguments)
 
 
+def _cross_encoder_order(items: Any) -> list[dict[str, Any]]:
+    """``items`` as a cross-encoder that disagrees with the distances may return them: farthest first, each a new
+    dict with a descending ``rerank_score``. Lite has no in-database cross-encoder (its rerank keeps the search
+    order, which would hide code that ignores rerank's order or re-sorts by distance), so the checks of TODO 2 and
+    TODO 5 use this stand-in on one call each."""
+    ranked = list(reversed(list(items)))
+    return [{**item, "rerank_score": float(len(ranked) - position)} for position, item in enumerate(ranked)]
+
+
 def _rerank_spy(real: Callable[..., Any], log: _Log, *, reorder: bool = False) -> Callable[..., Any]:
-    """``rerank`` that records its calls. With ``reorder`` it stands in for a cross-encoder that disagrees with the
-    distances: the candidates the real rerank is given, farthest first, with a descending ``rerank_score``, cut to
-    ``top_k`` (lite has no in-database cross-encoder, so its rerank keeps the search order)."""
+    """``rerank`` that records its calls. With ``reorder`` it answers as :func:`_cross_encoder_order` does for the
+    candidates the real rerank is given, cut to ``top_k``; the real rerank still runs, for its argument errors."""
     signature = _signature_of(real)
 
     def reordered(arguments: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        candidates, top_k = arguments.get("candidates"), arguments.get("top_k")
         real(*args, **kwargs)   # its argument checks and errors, as for any call
-        ranked = [dict(c) for c in reversed(list(candidates))]
-        for position, item in enumerate(ranked):
-            item["rerank_score"] = float(len(ranked) - position)
-        return ranked[:top_k]
+        return _cross_encoder_order(arguments.get("candidates"))[:arguments.get("top_k")]
 
     def rerank(*args: Any, **kwargs: Any) -> Any:
         log.require_live()

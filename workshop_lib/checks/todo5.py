@@ -8,7 +8,7 @@ from typing import Any
 
 from ..agent.grounded import AGENT_PROMPT
 from .harness import _Grader, _short
-from .spies import _bound_arguments, _signature_of
+from .spies import _bound_arguments, _cross_encoder_order, _signature_of
 from .scratch import PROBE_PREFIX, _delete_probe, _remove_stale_probes, new_probe_run
 
 #: What this check's run imports on first use (run_agent's model call: litellm, seconds). A warm grading
@@ -170,7 +170,7 @@ def _grade_once(grader: _Grader, scope: dict[str, Any], reference: Any, question
         call = arguments("retrieve_knowledge", args, kwargs)
         hits = real_retrieve(*args, **kwargs)
         if reranked:
-            hits = [{**hit, "rerank_score": float(len(hits) - i)} for i, hit in enumerate(reversed(hits))]
+            hits = _cross_encoder_order(hits)
         retrievals.append({**call, "hits": hits})
         return hits
 
