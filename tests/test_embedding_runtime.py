@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import numpy as np
 import onnxruntime
@@ -243,32 +244,39 @@ def test_batch_size_constant_is_sane():
     assert 1 <= runtime.BATCH_SIZE <= 64
 
 
+def _in_a_forked_child(same_as_before: Callable[[], bool], deadline: int) -> tuple[int, bytes]:
+    """Fork; the child answers ``same_as_before()`` within ``deadline`` seconds through a pipe and never returns to
+    pytest. Returns the child's exit status and its answer (b"same", b"different", or nothing when it hung)."""
+    import os
+    import signal
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            signal.alarm(deadline)
+            os.write(write, b"same" if same_as_before() else b"different")
+        finally:
+            os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        return status, pipe.read()
+
+
 def test_batches_run_side_by_side_and_a_forked_child_embeds_with_its_own_workers(embedder):
     """Several batches run on the pool's workers; a child forked after that (grading's warm parent forks)
     has none of those threads, and must still embed, not wait forever on a pool that is gone."""
     import os
-    import signal
     import threading
 
     texts = [f"vessel {i} berths at the container terminal after a delay of {i} hours"
              for i in range(5 * runtime.BATCH_SIZE)]
     expected = embedder.embed(texts)
     assert any(t.name.startswith("embed") for t in threading.enumerate())   # the pool's workers ran the batches
-    if not hasattr(os, "fork"):
-        pytest.skip("no fork on this platform")
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:   # the child: embed again with a deadline, report through the pipe, never return to pytest
-        try:
-            signal.alarm(60)
-            same = np.array_equal(embedder.embed(texts), expected)
-            os.write(write, b"same" if same else b"different")
-        finally:
-            os._exit(0)
-    os.close(write)
-    _, status = os.waitpid(pid, 0)
-    with os.fdopen(read, "rb") as pipe:
-        answer = pipe.read()
+    status, answer = _in_a_forked_child(lambda: np.array_equal(embedder.embed(texts), expected), 60)
     assert os.WIFEXITED(status) and answer == b"same", (status, answer)
 
 
@@ -276,25 +284,11 @@ def test_a_child_forked_while_a_thread_held_the_remembered_texts_still_embeds(em
     """A lock some thread of the parent held at the fork is held for ever in the child, where that thread does not
     exist: the child must get locks of its own."""
     import os
-    import signal
 
-    if not hasattr(os, "fork"):
-        pytest.skip("no fork on this platform")
-    expected = embedder.embed(["a question asked before the fork"])
-    read, write = os.pipe()
+    question = ["a question asked before the fork"]
+    expected = embedder.embed(question)
     with embedder._recent_lock:   # as an embedding thread of the parent would hold it
-        pid = os.fork()
-        if pid == 0:
-            try:
-                signal.alarm(20)
-                same = embedder.embed(["a question asked before the fork"]).tobytes() == expected.tobytes()
-                os.write(write, b"same" if same else b"different")
-            finally:
-                os._exit(0)
-    os.close(write)
-    _, status = os.waitpid(pid, 0)
-    with os.fdopen(read, "rb") as pipe:
-        answer = pipe.read()
+        status, answer = _in_a_forked_child(lambda: embedder.embed(question).tobytes() == expected.tobytes(), 20)
     assert os.WIFEXITED(status) and answer == b"same", (status, answer)
 
 
