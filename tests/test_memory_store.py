@@ -1,7 +1,7 @@
 """LiteMemoryStore against the behaviour OAMP documents for its stores.
 
-Every example of ../shared/reference/oamp-stores-and-schema.txt (and of the
-installed package's docstrings) runs here as a test, followed by the edge
+Every example of OAMP's "Stores and Schema" API page (and of the installed
+package's docstrings) runs here as a test, followed by the edge
 cases the pages spell out: metadata filters, exact scope matching, k
 validation, update/delete semantics, cascades and deterministic ids.
 Expected rankings are recomputed independently with numpy from the same
